@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs what g500 needs on a fresh Debian machine; a no-op when all is present.
+set -euo pipefail
+packages=(build-essential cmake libopenmpi-dev openmpi-bin libcli11-dev
+          nlohmann-json3-dev libgtest-dev python3)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+fi

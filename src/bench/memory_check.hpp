@@ -1,0 +1,20 @@
+#pragma once
+// Memory estimates made before allocating, so a run that cannot fit stops with a clear error
+// instead of being killed halfway.
+#include <cstdint>
+#include <string>
+
+#include "mpi/comm.hpp"
+
+namespace g500 {
+
+// Peak bytes one rank needs for the benchmark (slice + CSR + BFS state + exchange buffers).
+std::int64_t estimate_run_bytes(int scale, int edgefactor, int num_ranks);
+// Peak bytes one rank needs to generate and write its slice.
+std::int64_t estimate_generate_bytes(int scale, int edgefactor, int num_ranks, bool with_weights);
+
+// Collective: throws UserError on every rank when the ranks sharing any node need more than that
+// node has available.
+void check_memory(const mpi::Comm& comm, std::int64_t bytes_per_rank, const std::string& what);
+
+}  // namespace g500

@@ -1,0 +1,123 @@
+#include "bench/report.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <ostream>
+
+#include "bench/statistics.hpp"
+
+namespace g500 {
+namespace {
+
+std::string format(double value, const char* fmt = "%.9g") {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, value);
+  return buf;
+}
+
+void print_summary(std::ostream& out, const std::string& prefix, const std::string& suffix, const Summary& s,
+                   const char* fmt = "%.9g") {
+  out << prefix << "min_" << suffix << ": " << format(s.min, fmt) << '\n'
+      << prefix << "firstquartile_" << suffix << ": " << format(s.firstquartile, fmt) << '\n'
+      << prefix << "median_" << suffix << ": " << format(s.median, fmt) << '\n'
+      << prefix << "thirdquartile_" << suffix << ": " << format(s.thirdquartile, fmt) << '\n'
+      << prefix << "max_" << suffix << ": " << format(s.max, fmt) << '\n'
+      << prefix << "mean_" << suffix << ": " << format(s.mean, fmt) << '\n'
+      << prefix << "stddev_" << suffix << ": " << format(s.stddev, fmt) << '\n';
+}
+
+struct Series {
+  std::vector<double> seconds, nedge, validate;
+};
+
+Series series_of(const RunRecord& run) {
+  Series s;
+  for (const auto& r : run.roots) {
+    s.seconds.push_back(r.seconds);
+    s.nedge.push_back(static_cast<double>(r.nedge));
+    s.validate.push_back(r.validate_seconds);
+  }
+  return s;
+}
+
+nlohmann::json summary_json(const Summary& s) {
+  return {{"min", s.min}, {"firstquartile", s.firstquartile}, {"median", s.median},
+          {"thirdquartile", s.thirdquartile}, {"max", s.max}, {"mean", s.mean}, {"stddev", s.stddev}};
+}
+
+std::string host_name() {
+  char buf[256] = {};
+  gethostname(buf, sizeof buf - 1);
+  return buf;
+}
+
+}  // namespace
+
+void print_statistics(std::ostream& out, const RunRecord& run) {
+  const Series s = series_of(run);
+  const TepsSummary teps = summarize_teps(s.seconds, s.nedge);
+  out << "SCALE: " << run.options.scale << '\n'
+      << "edgefactor: " << run.options.edgefactor << '\n'
+      << "NBFS: " << run.roots.size() << '\n'
+      << "graph_generation: " << format(run.generation_seconds) << '\n'
+      << "num_mpi_processes: " << run.num_mpi_processes << '\n'
+      << "construction_time: " << format(run.construction_seconds) << '\n';
+  print_summary(out, "bfs_", "time", summarize(s.seconds));
+  print_summary(out, "bfs_", "nedge", summarize(s.nedge), "%.11g");
+  out << "bfs_min_TEPS: " << format(teps.min) << '\n'
+      << "bfs_firstquartile_TEPS: " << format(teps.firstquartile) << '\n'
+      << "bfs_median_TEPS: " << format(teps.median) << '\n'
+      << "bfs_thirdquartile_TEPS: " << format(teps.thirdquartile) << '\n'
+      << "bfs_max_TEPS: " << format(teps.max) << '\n'
+      << "bfs_harmonic_mean_TEPS: " << format(teps.harmonic_mean) << '\n'
+      << "bfs_harmonic_stddev_TEPS: " << format(teps.harmonic_stddev) << '\n';
+  print_summary(out, "bfs_", "validate", summarize(s.validate));
+  out << "validation: " << (run.validated ? "passed" : "skipped (results NOT valid)") << '\n';
+}
+
+nlohmann::json to_json(const RunRecord& run, const std::string& command_line) {
+  const Series s = series_of(run);
+  const TepsSummary teps = summarize_teps(s.seconds, s.nedge);
+  const RunOptions& o = run.options;
+  nlohmann::json roots = nlohmann::json::array();
+  for (const auto& r : run.roots) {
+    nlohmann::json levels = nlohmann::json::array();
+    for (const auto& l : r.levels) {
+      levels.push_back({{"level", l.level}, {"direction", to_string(l.direction)},
+                        {"frontier_vertices", l.frontier_vertices}, {"frontier_edges", l.frontier_edges},
+                        {"discovered", l.discovered}, {"edges_examined", l.edges_examined},
+                        {"seconds", l.seconds}});
+    }
+    roots.push_back({{"root", r.root}, {"seconds", r.seconds}, {"nedge", r.nedge}, {"teps", r.teps},
+                     {"validate_seconds", r.validate_seconds}, {"result", r.result}, {"levels", levels}});
+  }
+  return {
+      {"command", command_line},
+      {"options",
+       {{"scale", o.scale}, {"edgefactor", o.edgefactor}, {"seed", o.seed}, {"roots", o.roots},
+        {"bfs", o.bfs.engine}, {"alpha", o.bfs.alpha}, {"beta", o.bfs.beta},
+        {"summary_granularity", o.bfs.summary_granularity}, {"skip_validation", o.skip_validation}}},
+      {"machine",
+       {{"host", host_name()}, {"num_mpi_processes", run.num_mpi_processes},
+        {"threads_per_process", run.threads_per_process}}},
+      {"graph",
+       {{"vertices", std::int64_t{1} << o.scale}, {"edge_tuples", (std::int64_t{1} << o.scale) * o.edgefactor},
+        {"adjacency_entries", run.graph_entries}}},
+      {"graph_generation", run.generation_seconds},
+      {"construction_time", run.construction_seconds},
+      {"validated", run.validated},
+      {"statistics",
+       {{"NBFS", run.roots.size()},
+        {"time", summary_json(summarize(s.seconds))},
+        {"nedge", summary_json(summarize(s.nedge))},
+        {"validate", summary_json(summarize(s.validate))},
+        {"TEPS",
+         {{"min", teps.min}, {"firstquartile", teps.firstquartile}, {"median", teps.median},
+          {"thirdquartile", teps.thirdquartile}, {"max", teps.max}, {"harmonic_mean", teps.harmonic_mean},
+          {"harmonic_stddev", teps.harmonic_stddev}}}}},
+      {"runs", roots},
+  };
+}
+
+}  // namespace g500

@@ -1,0 +1,41 @@
+#pragma once
+// What a run produced, and its two renderings: the spec's statistics block (stdout) and the JSON
+// file with everything.
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/options.hpp"
+#include "bfs/level_profile.hpp"
+#include "core/types.hpp"
+
+namespace g500 {
+
+struct RootRecord {
+  vertex_t root = 0;
+  double seconds = 0;
+  std::int64_t nedge = 0;
+  double teps = 0;
+  double validate_seconds = 0;
+  std::string result;  // "valid", "not validated", or the failed rule
+  SearchProfile levels;
+};
+
+struct RunRecord {
+  RunOptions options;
+  int num_mpi_processes = 1;
+  int threads_per_process = 1;
+  double generation_seconds = 0;
+  double construction_seconds = 0;
+  std::int64_t graph_entries = 0;  // directed adjacency entries after construction
+  std::vector<RootRecord> roots;
+  bool validated = true;  // false when --skip-validation
+};
+
+void print_statistics(std::ostream& out, const RunRecord& run);
+nlohmann::json to_json(const RunRecord& run, const std::string& command_line);
+
+}  // namespace g500

@@ -1,0 +1,73 @@
+#include "bench/roots.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "exchange/owner_buckets.hpp"
+#include "generator/counter_rng.hpp"
+
+namespace g500 {
+
+Bitmap connected_vertices(const EdgeSlice& slice, const Partition1D& part, const mpi::Comm& comm) {
+  Bitmap connected(part.local_count());
+  exchange::OwnerBuckets<vertex_t> buckets(comm.size(), omp_get_max_threads());
+  const std::int64_t n = static_cast<std::int64_t>(slice.edges.size());
+  const std::int64_t chunk = std::int64_t{1} << 22;
+  const std::int64_t rounds = comm.allreduce<std::int64_t>((n + chunk - 1) / chunk, mpi::Op::max);
+  for (std::int64_t r = 0; r < rounds; ++r) {
+    const std::int64_t first = std::min(n, r * chunk), last = std::min(n, (r + 1) * chunk);
+#pragma omp parallel
+    {
+      const int t = omp_get_thread_num();
+#pragma omp for schedule(static)
+      for (std::int64_t i = first; i < last; ++i) {
+        const Edge e = slice.edges[i];
+        if (e.u == e.v) continue;
+        buckets.push(t, part.owner(e.u), e.u);
+        buckets.push(t, part.owner(e.v), e.v);
+      }
+    }
+    const std::vector<vertex_t> got = buckets.exchange(comm);
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < got.size(); ++i) connected.set_atomic(part.to_local(got[i]));
+  }
+  return connected;
+}
+
+std::vector<vertex_t> choose_roots(const Bitmap& connected, const Partition1D& part, const mpi::Comm& comm, int count,
+                                   std::uint64_t seed) {
+  const std::int64_t available = comm.allreduce<std::int64_t>(connected.count(), mpi::Op::sum);
+  const std::int64_t target = std::min<std::int64_t>(count, available);
+  std::vector<vertex_t> roots;
+  if (target == available) {
+    // Every qualifying vertex is a root: gather them in id order.
+    std::vector<vertex_t> mine;
+    for (local_t i = 0; i < part.local_count(); ++i)
+      if (connected.test(i)) mine.push_back(part.to_global(i));
+    const std::vector<int> counts = comm.allgather(static_cast<int>(mine.size()));
+    roots.resize(available);
+    comm.allgatherv<vertex_t>(mine, roots.data(), counts, mpi::Comm::displacements(counts));
+    return roots;
+  }
+  // Draw candidates in batches; the owner of each says whether it qualifies.
+  const CounterRng rng(seed ^ 0x726f6f7473ULL);
+  std::unordered_set<vertex_t> taken;
+  const std::int64_t batch = 4 * target + 64;
+  for (std::uint64_t draw = 0; static_cast<std::int64_t>(roots.size()) < target; draw += batch) {
+    std::vector<vertex_t> candidate(batch);
+    std::vector<std::uint8_t> ok(batch, 0);
+    for (std::int64_t k = 0; k < batch; ++k) {
+      candidate[k] = static_cast<vertex_t>(rng.stream(draw + k) % static_cast<std::uint64_t>(part.num_vertices()));
+      if (part.owns(candidate[k])) ok[k] = connected.test(part.to_local(candidate[k]));
+    }
+    comm.allreduce_inplace<std::uint8_t>(ok, mpi::Op::max);
+    for (std::int64_t k = 0; k < batch && static_cast<std::int64_t>(roots.size()) < target; ++k) {
+      if (ok[k] && taken.insert(candidate[k]).second) roots.push_back(candidate[k]);
+    }
+  }
+  return roots;
+}
+
+}  // namespace g500

@@ -1,0 +1,23 @@
+#pragma once
+// Vertex and edge types shared by every stage.
+#include <cstdint>
+
+namespace g500 {
+
+// Global vertex ids are 64-bit: SCALE goes up to 42.
+using vertex_t = std::int64_t;
+// Index of a vertex inside the block its rank owns.
+using local_t = std::int64_t;
+// Edge counts and CSR offsets.
+using edge_count_t = std::int64_t;
+
+inline constexpr vertex_t kNoParent = -1;
+
+// One generated tuple; the on-disk layout of an edge file is exactly this (two little-endian int64).
+struct Edge {
+  vertex_t u;
+  vertex_t v;
+};
+static_assert(sizeof(Edge) == 16);
+
+}  // namespace g500

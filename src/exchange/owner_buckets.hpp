@@ -1,0 +1,60 @@
+#pragma once
+// Bulk all-to-all exchange: threads drop items into per-(thread, destination) buckets without
+// locks, then one alltoallv delivers them. Used by top-down steps, graph construction and the
+// validator; the buckets keep their capacity from one round to the next.
+#include <omp.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "mpi/comm.hpp"
+
+namespace g500::exchange {
+
+template <class T>
+class OwnerBuckets {
+ public:
+  OwnerBuckets(int num_ranks, int num_threads)
+      : num_ranks_(num_ranks), buckets_(static_cast<std::size_t>(num_threads) * num_ranks) {}
+
+  int num_threads() const { return static_cast<int>(buckets_.size() / num_ranks_); }
+
+  void push(int thread, int dest, const T& item) { bucket(thread, dest).push_back(item); }
+  std::vector<T>& bucket(int thread, int dest) { return buckets_[static_cast<std::size_t>(thread) * num_ranks_ + dest]; }
+
+  std::int64_t total() const {
+    std::int64_t n = 0;
+    for (const auto& b : buckets_) n += static_cast<std::int64_t>(b.size());
+    return n;
+  }
+
+  // Sends every bucket to its destination and empties them; returns what this rank received,
+  // grouped by source rank. Collective over comm.
+  std::vector<T> exchange(const mpi::Comm& comm) {
+    const int threads = num_threads();
+    std::vector<int> send_counts(num_ranks_, 0);
+    for (int t = 0; t < threads; ++t)
+      for (int d = 0; d < num_ranks_; ++d) send_counts[d] += static_cast<int>(bucket(t, d).size());
+    std::vector<int> displs = mpi::Comm::displacements(send_counts);
+    send_.resize(static_cast<std::size_t>(displs.empty() ? 0 : displs.back() + send_counts.back()));
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int d = 0; d < num_ranks_; ++d) {
+      std::int64_t at = displs[d];
+      for (int t = 0; t < threads; ++t) {
+        auto& b = bucket(t, d);
+        std::copy(b.begin(), b.end(), send_.begin() + at);
+        at += static_cast<std::int64_t>(b.size());
+        b.clear();
+      }
+    }
+    std::vector<int> recv_counts;
+    return comm.alltoallv<T>(send_, send_counts, recv_counts);
+  }
+
+ private:
+  int num_ranks_;
+  std::vector<std::vector<T>> buckets_;
+  std::vector<T> send_;
+};
+
+}  // namespace g500::exchange

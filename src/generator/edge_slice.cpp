@@ -1,0 +1,21 @@
+#include "generator/edge_slice.hpp"
+
+namespace g500 {
+
+EdgeSlice generate_slice(const KroneckerGenerator& gen, const mpi::Comm& comm, bool with_weights) {
+  EdgeSlice slice;
+  slice.num_vertices = gen.num_vertices();
+  slice.global_edges = gen.num_edges();
+  slice.first = slice_begin(slice.global_edges, comm.rank(), comm.size());
+  const std::int64_t count = slice_begin(slice.global_edges, comm.rank() + 1, comm.size()) - slice.first;
+  slice.edges.resize(count);
+  if (with_weights) slice.weights.resize(count);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < count; ++i) {
+    slice.edges[i] = gen.edge(slice.first + i);
+    if (with_weights) slice.weights[i] = gen.weight(slice.first + i);
+  }
+  return slice;
+}
+
+}  // namespace g500

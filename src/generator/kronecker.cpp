@@ -1,0 +1,69 @@
+#include "generator/kronecker.hpp"
+
+namespace g500 {
+namespace {
+
+// Initiator probabilities as 32-bit thresholds, so choices are exact integer comparisons.
+constexpr double kA = 0.57, kB = 0.19, kC = 0.19, kD = 0.05;
+static_assert(kA + kB + kC + kD > 0.9999 && kA + kB + kC + kD < 1.0001);
+constexpr std::uint64_t threshold(double p) { return static_cast<std::uint64_t>(p * 4294967296.0); }
+// Row bit is 1 with probability C + D; then the column bit is 1 with probability B/(A+B) in the
+// top half and D/(C+D) in the bottom half.
+constexpr std::uint64_t kRowOne = threshold(kA + kB);
+constexpr std::uint64_t kColOneTop = threshold(kA / (kA + kB));
+constexpr std::uint64_t kColOneBottom = threshold(kC / (kC + kD));
+
+std::uint64_t reverse_bits(std::uint64_t x) {
+  x = ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1);
+  x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2);
+  x = ((x >> 4) & 0x0f0f0f0f0f0f0f0fULL) | ((x & 0x0f0f0f0f0f0f0f0fULL) << 4);
+  return __builtin_bswap64(x);
+}
+
+}  // namespace
+
+VertexScrambler::VertexScrambler(int scale, std::uint64_t seed)
+    : scale_(scale), mask_(scale >= 64 ? ~0ULL : (std::uint64_t{1} << scale) - 1) {
+  CounterRng rng(seed ^ 0x5c4a3b2c1d0e0f00ULL);
+  const std::uint64_t s = rng.stream(0);
+  for (int k = 0; k < 3; ++k) {
+    mul_[k] = CounterRng::at(s, 2 * k) | 1;  // odd: a bijection modulo 2^SCALE
+    add_[k] = CounterRng::at(s, 2 * k + 1);
+  }
+}
+
+vertex_t VertexScrambler::operator()(vertex_t v) const {
+  // Each step is a bijection of [0, 2^SCALE): affine maps with odd multipliers, a bit reversal
+  // (moves high bits, where Kronecker structure lives, to low bits), and an xorshift.
+  std::uint64_t x = static_cast<std::uint64_t>(v);
+  x = (x * mul_[0] + add_[0]) & mask_;
+  x = reverse_bits(x) >> (64 - scale_);
+  x = (x * mul_[1] + add_[1]) & mask_;
+  x ^= x >> ((scale_ + 1) / 2);
+  x = (x * mul_[2] + add_[2]) & mask_;
+  return static_cast<vertex_t>(x);
+}
+
+KroneckerGenerator::KroneckerGenerator(int scale, int edgefactor, std::uint64_t seed)
+    : scale_(scale), edgefactor_(edgefactor), rng_(seed), scramble_(scale, seed) {}
+
+Edge KroneckerGenerator::edge(std::int64_t i) const {
+  const std::uint64_t s = rng_.stream(static_cast<std::uint64_t>(i));
+  std::uint64_t u = 0, v = 0;
+  for (int level = 0; level < scale_; ++level) {
+    const std::uint64_t r = CounterRng::at(s, level);
+    const std::uint64_t row_draw = r >> 32, col_draw = r & 0xffffffffULL;
+    const std::uint64_t row = row_draw >= kRowOne;
+    const std::uint64_t col = col_draw >= (row ? kColOneBottom : kColOneTop);
+    u = (u << 1) | row;
+    v = (v << 1) | col;
+  }
+  return {scramble_(static_cast<vertex_t>(u)), scramble_(static_cast<vertex_t>(v))};
+}
+
+float KroneckerGenerator::weight(std::int64_t i) const {
+  const std::uint64_t r = CounterRng::at(rng_.stream(static_cast<std::uint64_t>(i)), 64);
+  return static_cast<float>(r >> 40) * (1.0f / 16777216.0f);  // 24 random bits: exactly < 1
+}
+
+}  // namespace g500

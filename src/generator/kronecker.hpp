@@ -1,0 +1,43 @@
+#pragma once
+// Graph500 Kronecker (R-MAT) edge generator: N = 2^SCALE vertices, M = edgefactor * N tuples,
+// initiator A=0.57, B=0.19, C=0.19, D=0.05. Self-loops and duplicates stay in the list. Edge i is a
+// pure function of (seed, SCALE, i); vertex labels then go through a seeded bijection of [0, N).
+#include <cstdint>
+
+#include "core/types.hpp"
+#include "generator/counter_rng.hpp"
+
+namespace g500 {
+
+class VertexScrambler {
+ public:
+  VertexScrambler(int scale, std::uint64_t seed);
+  vertex_t operator()(vertex_t v) const;
+
+ private:
+  int scale_;
+  std::uint64_t mask_;
+  std::uint64_t mul_[3];
+  std::uint64_t add_[3];
+};
+
+class KroneckerGenerator {
+ public:
+  KroneckerGenerator(int scale, int edgefactor, std::uint64_t seed);
+
+  int scale() const { return scale_; }
+  vertex_t num_vertices() const { return vertex_t{1} << scale_; }
+  std::int64_t num_edges() const { return num_vertices() * edgefactor_; }
+
+  Edge edge(std::int64_t i) const;
+  // Weight of edge i in [0, 1), for SSSP.
+  float weight(std::int64_t i) const;
+
+ private:
+  int scale_;
+  int edgefactor_;
+  CounterRng rng_;
+  VertexScrambler scramble_;
+};
+
+}  // namespace g500

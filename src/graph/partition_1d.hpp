@@ -1,0 +1,50 @@
+#pragma once
+// 1D block partition of [0, N) over P ranks, for any P. Blocks are whole 64-bit words so that each
+// rank's part of a frontier bitmap is a contiguous run of words; sizes differ by at most 64 vertices.
+#include <algorithm>
+#include <cstdint>
+
+#include "core/bitmap.hpp"
+#include "core/types.hpp"
+
+namespace g500 {
+
+class Partition1D {
+ public:
+  Partition1D(vertex_t num_vertices, int num_ranks, int my_rank)
+      : n_(num_vertices), p_(num_ranks), me_(my_rank), words_(words_for(num_vertices)),
+        begin_(begin_of(my_rank)), end_(begin_of(my_rank + 1)) {}
+
+  vertex_t num_vertices() const { return n_; }
+  int num_ranks() const { return p_; }
+  int rank() const { return me_; }
+
+  // First word owned by rank r; rank r owns words [first_word(r), first_word(r + 1)).
+  std::int64_t first_word(int r) const { return words_ * r / p_; }
+  vertex_t begin_of(int r) const { return std::min<vertex_t>(n_, first_word(r) * kWordBits); }
+  vertex_t count_of(int r) const { return begin_of(r + 1) - begin_of(r); }
+
+  int owner(vertex_t v) const {
+    const std::int64_t w = v >> 6;
+    return static_cast<int>(((w + 1) * p_ - 1) / words_);
+  }
+
+  // This rank's block.
+  vertex_t begin() const { return begin_; }
+  vertex_t end() const { return end_; }
+  vertex_t local_count() const { return end_ - begin_; }
+  std::int64_t local_words() const { return first_word(me_ + 1) - first_word(me_); }
+  bool owns(vertex_t v) const { return v >= begin_ && v < end_; }
+  local_t to_local(vertex_t v) const { return v - begin_; }
+  vertex_t to_global(local_t i) const { return begin_ + i; }
+
+ private:
+  vertex_t n_;
+  int p_;
+  int me_;
+  std::int64_t words_;
+  vertex_t begin_;
+  vertex_t end_;
+};
+
+}  // namespace g500

@@ -1,0 +1,132 @@
+#pragma once
+// The one MPI wrapper: RAII environment and communicators, typed collectives. Kernels talk to MPI
+// only through here. All calls are made from the master thread (MPI_THREAD_FUNNELED).
+#include <mpi.h>
+
+#include <climits>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace g500::mpi {
+
+class Environment {
+ public:
+  Environment(int& argc, char**& argv);
+  ~Environment();
+  Environment(const Environment&) = delete;
+  Environment& operator=(const Environment&) = delete;
+};
+
+enum class Op { sum, min, max, lor };
+
+namespace detail {
+MPI_Op to_mpi(Op op);
+// A contiguous MPI type of sizeof(T) bytes, made once per T: lets any trivially copyable T travel.
+template <class T>
+MPI_Datatype bytes_type() {
+  static const MPI_Datatype type = [] {
+    MPI_Datatype t;
+    MPI_Type_contiguous(static_cast<int>(sizeof(T)), MPI_BYTE, &t);
+    MPI_Type_commit(&t);
+    return t;
+  }();
+  return type;
+}
+template <class T>
+MPI_Datatype arithmetic_type() {
+  if constexpr (std::is_same_v<T, double>) return MPI_DOUBLE;
+  else if constexpr (std::is_same_v<T, float>) return MPI_FLOAT;
+  else if constexpr (std::is_same_v<T, std::int64_t>) return MPI_INT64_T;
+  else if constexpr (std::is_same_v<T, std::uint64_t>) return MPI_UINT64_T;
+  else if constexpr (std::is_same_v<T, std::int32_t>) return MPI_INT32_T;
+  else if constexpr (std::is_same_v<T, std::uint8_t>) return MPI_UINT8_T;
+  else static_assert(sizeof(T) == 0, "no MPI type for T");
+}
+int checked_count(std::int64_t n);
+}  // namespace detail
+
+class Comm {
+ public:
+  static Comm world();
+  static Comm self();
+  Comm(Comm&& other) noexcept : comm_(other.comm_), owned_(other.owned_) { other.owned_ = false; }
+  Comm& operator=(Comm&&) = delete;
+  Comm(const Comm&) = delete;
+  ~Comm();
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  MPI_Comm raw() const { return comm_; }
+  bool is_root() const { return rank_ == 0; }
+
+  void barrier() const { MPI_Barrier(comm_); }
+  // Ends the whole job: for an error only some ranks can see.
+  [[noreturn]] void abort(int code) const;
+
+  // Ranks that share this node's memory.
+  Comm split_shared() const;
+
+  template <class T>
+  T allreduce(T value, Op op) const {
+    MPI_Allreduce(MPI_IN_PLACE, &value, 1, detail::arithmetic_type<T>(), detail::to_mpi(op), comm_);
+    return value;
+  }
+  template <class T>
+  void allreduce_inplace(std::span<T> values, Op op) const {
+    MPI_Allreduce(MPI_IN_PLACE, values.data(), detail::checked_count(values.size()),
+                  detail::arithmetic_type<T>(), detail::to_mpi(op), comm_);
+  }
+  template <class T>
+  void broadcast(std::span<T> values, int root) const {
+    MPI_Bcast(values.data(), detail::checked_count(values.size()), detail::bytes_type<T>(), root, comm_);
+  }
+  template <class T>
+  std::vector<T> allgather(const T& value) const {
+    std::vector<T> out(size_);
+    MPI_Allgather(&value, 1, detail::bytes_type<T>(), out.data(), 1, detail::bytes_type<T>(), comm_);
+    return out;
+  }
+  // Every rank contributes `mine` (counts[rank] items); `out` gets all slices at `displs`.
+  template <class T>
+  void allgatherv(std::span<const T> mine, T* out, const std::vector<int>& counts,
+                  const std::vector<int>& displs) const {
+    MPI_Allgatherv(mine.data(), detail::checked_count(mine.size()), detail::bytes_type<T>(), out,
+                   counts.data(), displs.data(), detail::bytes_type<T>(), comm_);
+  }
+  // Personalized all-to-all: send[send_displs[r] .. + send_counts[r]) goes to rank r. Returns what
+  // arrived, ordered by source rank; recv_counts receives how many came from each rank.
+  template <class T>
+  std::vector<T> alltoallv(std::span<const T> send, const std::vector<int>& send_counts,
+                           std::vector<int>& recv_counts) const {
+    static_assert(std::is_trivially_copyable_v<T>);
+    recv_counts.assign(size_, 0);
+    MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm_);
+    std::vector<int> send_displs = displacements(send_counts);
+    std::vector<int> recv_displs = displacements(recv_counts);
+    std::int64_t total = 0;
+    for (int c : recv_counts) total += c;
+    std::vector<T> recv(total);
+    MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), detail::bytes_type<T>(), recv.data(),
+                  recv_counts.data(), recv_displs.data(), detail::bytes_type<T>(), comm_);
+    return recv;
+  }
+
+  // `text` as held by rank `root`, on every rank.
+  std::string broadcast_string(const std::string& text, int root) const;
+
+  // Exclusive prefix sums of counts, checked against int overflow.
+  static std::vector<int> displacements(const std::vector<int>& counts);
+
+ private:
+  Comm(MPI_Comm comm, bool owned);
+  MPI_Comm comm_;
+  bool owned_;
+  int rank_ = 0;
+  int size_ = 1;
+};
+
+}  // namespace g500::mpi

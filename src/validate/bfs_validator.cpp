@@ -1,0 +1,149 @@
+#include "validate/bfs_validator.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+#include "core/bitmap.hpp"
+#include "exchange/owner_query.hpp"
+#include "validate/tuple_scan.hpp"
+
+namespace g500 {
+namespace {
+
+using level_t = std::int32_t;
+constexpr level_t kUnreached = -1;
+
+// A failure seen by this rank; rule 0 means none.
+struct Failure {
+  int rule = 0;
+  std::string message;
+  bool wants(int r) const { return rule == 0 || r < rule; }
+  void set(int r, std::string m) {
+    if (wants(r)) {
+      rule = r;
+      message = std::move(m);
+    }
+  }
+};
+
+// The failure every rank reports: lowest rule number, then lowest rank.
+Failure agree(const mpi::Comm& comm, const Failure& mine) {
+  const std::int64_t none = std::numeric_limits<std::int64_t>::max();
+  const std::int64_t key = mine.rule ? std::int64_t{mine.rule} * comm.size() + comm.rank() : none;
+  const std::int64_t best = comm.allreduce(key, mpi::Op::min);
+  if (best == none) return {};
+  const int owner = static_cast<int>(best % comm.size());
+  return {static_cast<int>(best / comm.size()), comm.broadcast_string(mine.message, owner)};
+}
+
+std::string vid(vertex_t v) { return std::to_string(v); }
+
+// Rule 1 and the levels: level[v] = depth of v in the tree, found one BFS layer per round by asking
+// the owner of each parent for the parent's level.
+std::vector<level_t> tree_levels(const Partition1D& part, const mpi::Comm& comm, vertex_t root,
+                                 std::span<const vertex_t> parents, Failure& failure) {
+  const local_t n_local = part.local_count();
+  const vertex_t n = part.num_vertices();
+  std::vector<level_t> level(n_local, kUnreached);
+  std::vector<local_t> pending;
+  for (local_t i = 0; i < n_local; ++i) {
+    const vertex_t v = part.to_global(i), p = parents[i];
+    if (p == kNoParent) continue;
+    if (p < kNoParent || p >= n) {
+      failure.set(1, "vertex " + vid(v) + " has parent " + vid(p) + ", not a vertex id");
+    } else if (v == root) {
+      if (p != root) failure.set(1, "the root " + vid(root) + " has parent " + vid(p) + ", not itself");
+      else level[i] = 0;
+    } else if (p == v) {
+      failure.set(1, "vertex " + vid(v) + " is its own parent but is not the root");
+    } else {
+      pending.push_back(i);
+    }
+  }
+  if (part.owns(root) && parents[part.to_local(root)] == kNoParent) {
+    failure.set(1, "the root " + vid(root) + " was not reached");
+  }
+  if (agree(comm, failure).rule) return level;
+
+  for (;;) {
+    const std::int64_t open = comm.allreduce<std::int64_t>(pending.size(), mpi::Op::sum);
+    if (open == 0) break;
+    std::vector<vertex_t> asked(pending.size());
+    for (std::size_t k = 0; k < pending.size(); ++k) asked[k] = parents[pending[k]];
+    const std::vector<level_t> parent_level = exchange::query_owners<level_t>(
+        comm, part, asked, [](vertex_t v) { return v; },
+        [&](vertex_t p) { return level[part.to_local(p)]; });
+    std::vector<local_t> still;
+    for (std::size_t k = 0; k < pending.size(); ++k) {
+      if (parent_level[k] == kUnreached) still.push_back(pending[k]);
+      else level[pending[k]] = parent_level[k] + 1;
+    }
+    const std::int64_t resolved = comm.allreduce<std::int64_t>(pending.size() - still.size(), mpi::Op::sum);
+    pending.swap(still);
+    if (resolved == 0) {
+      if (!pending.empty()) {
+        const vertex_t v = part.to_global(pending.front());
+        failure.set(1, "the parent chain of vertex " + vid(v) + " (parent " + vid(parents[pending.front()]) +
+                           ") never reaches the root: a cycle or a detached branch");
+      }
+      break;
+    }
+  }
+  return level;
+}
+
+}  // namespace
+
+ValidationResult validate_bfs(const EdgeSlice& slice, const Partition1D& part, const mpi::Comm& comm, vertex_t root,
+                              std::span<const vertex_t> parents, std::int64_t chunk) {
+  Failure failure;
+  const std::vector<level_t> level = tree_levels(part, comm, root, parents, failure);
+  Failure agreed = agree(comm, failure);
+  if (agreed.rule) return {false, agreed.rule, agreed.message, 0};
+
+  // Rules 3 and 4 on every tuple, and rule 5 by marking each vertex whose parent some tuple joins it to.
+  Bitmap confirmed(part.local_count());
+  const auto answer = [&](const EndpointQuestion& q) {
+    const local_t i = part.to_local(q.vertex);
+    if (q.vertex != q.other && parents[i] == q.other) confirmed.set_atomic(i);
+    return level[i];
+  };
+  std::int64_t nedge = 0;
+  scan_tuples<level_t>(slice, part, comm, chunk, answer, [&](const Edge& e, level_t lu, level_t lv) {
+    const bool in_u = lu != kUnreached, in_v = lv != kUnreached;
+    if (in_u != in_v && failure.wants(4)) {
+      const vertex_t in = in_u ? e.u : e.v, out = in_u ? e.v : e.u;
+      failure.set(4, "edge (" + vid(e.u) + ", " + vid(e.v) + ") joins reached vertex " + vid(in) +
+                         " to unreached vertex " + vid(out));
+    } else if (in_u && in_v) {
+      ++nedge;
+      if (std::abs(lu - lv) > 1 && failure.wants(3)) {
+        failure.set(3, "edge (" + vid(e.u) + ", " + vid(e.v) + ") spans levels " + std::to_string(lu) + " and " +
+                           std::to_string(lv));
+      }
+    }
+  });
+  for (local_t i = 0; i < part.local_count(); ++i) {
+    if (level[i] > 0 && !confirmed.test(i)) {
+      failure.set(5, "vertex " + vid(part.to_global(i)) + " has parent " + vid(parents[i]) +
+                         ", which no input edge joins it to");
+      break;
+    }
+  }
+  agreed = agree(comm, failure);
+  if (agreed.rule) return {false, agreed.rule, agreed.message, 0};
+  return {true, 0, "", comm.allreduce(nedge, mpi::Op::sum)};
+}
+
+std::int64_t count_reached_tuples(const EdgeSlice& slice, const Partition1D& part, const mpi::Comm& comm,
+                                  std::span<const vertex_t> parents, std::int64_t chunk) {
+  std::int64_t nedge = 0;
+  scan_tuples<std::uint8_t>(
+      slice, part, comm, chunk,
+      [&](const EndpointQuestion& q) -> std::uint8_t { return parents[part.to_local(q.vertex)] != kNoParent; },
+      [&](const Edge&, std::uint8_t in_u, std::uint8_t in_v) { nedge += in_u && in_v; });
+  return comm.allreduce(nedge, mpi::Op::sum);
+}
+
+}  // namespace g500

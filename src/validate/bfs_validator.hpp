@@ -1,0 +1,43 @@
+#pragma once
+// Checks one BFS result against the Graph500 rules, reading only the original edge slice and the
+// parents (never an engine's internals), so one validator judges every engine. Distributed: no rank
+// gathers the graph or the parent array.
+//
+// Rules, numbered as the spec lists them:
+//   1. the parents form a tree rooted at the root: no cycles, root is its own parent, ids in range;
+//   2. each tree edge joins vertices whose levels differ by exactly one;
+//   3. every input edge joins vertices whose levels differ by at most one, or two unreached ones;
+//   4. the tree spans the root's whole component: no input edge joins a reached and an unreached
+//      vertex;
+//   5. every vertex and its parent are joined by an input edge.
+// Levels are depths in the given tree, so rule 2 can only fail through a cycle or a broken chain,
+// which rule 1 reports first; a tree that skips a level breaks rule 3 on the edge it skipped.
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "core/types.hpp"
+#include "generator/edge_slice.hpp"
+#include "graph/partition_1d.hpp"
+#include "mpi/comm.hpp"
+
+namespace g500 {
+
+struct ValidationResult {
+  bool ok = true;
+  int rule = 0;          // the failed rule, 1..5
+  std::string message;   // names the vertices involved
+  // Input tuples (duplicates and self-loops included) whose endpoints are both in the tree: the
+  // edge count behind TEPS.
+  std::int64_t nedge = 0;
+};
+
+// Collective; every rank gets the same result. `chunk` bounds the tuples examined per round.
+ValidationResult validate_bfs(const EdgeSlice& slice, const Partition1D& part, const mpi::Comm& comm, vertex_t root,
+                              std::span<const vertex_t> parents, std::int64_t chunk = std::int64_t{1} << 21);
+
+// The TEPS edge count alone, for runs with --skip-validation. Collective.
+std::int64_t count_reached_tuples(const EdgeSlice& slice, const Partition1D& part, const mpi::Comm& comm,
+                                  std::span<const vertex_t> parents, std::int64_t chunk = std::int64_t{1} << 21);
+
+}  // namespace g500

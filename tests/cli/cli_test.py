@@ -1,0 +1,72 @@
+"""Bad input: a one-line error naming the problem and a non-zero exit, never a crash or a hang."""
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+import program  # noqa: E402
+
+
+class BadInput(unittest.TestCase):
+    def assert_clean_error(self, args, expect, np=None):
+        p = program.run(args, np=np, timeout=120)
+        self.assertNotEqual(p.returncode, 0, f"{args} exited 0")
+        ours = [line for line in p.stderr.splitlines() if line.startswith("g500: error:")]
+        self.assertEqual(len(ours), 1, p.stderr)
+        self.assertIn(expect, ours[0])
+        if np is None:
+            self.assertEqual(p.stderr.strip(), ours[0])
+        for crash in ("Segmentation", "core dumped", "Aborted", "terminate called"):
+            self.assertNotIn(crash, p.stderr + p.stdout)
+
+    def test_bad_flags(self):
+        cases = [
+            (["--scale", "abc"], "scale"),
+            (["--scale", "0"], "--scale must be between 1 and 42"),
+            (["--scale", "43"], "--scale must be between 1 and 42"),
+            (["--scale", "-3"], "scale"),
+            (["--edgefactor", "0"], "--edgefactor must be at least 1"),
+            (["--bfs", "nope"], "unknown BFS engine 'nope'"),
+            (["--summary-granularity", "3"], "power of two"),
+            (["--roots", "0"], "--roots must be at least 1"),
+            (["--frobnicate"], "frobnicate"),
+        ]
+        for args, expect in cases:
+            with self.subTest(args=args):
+                self.assert_clean_error(args, expect)
+                self.assert_clean_error(args, expect, np=2)
+
+    def test_more_ranks_than_vertices(self):
+        self.assert_clean_error(["--scale", "1"], "more MPI ranks (3) than vertices (2)", np=3)
+
+    def test_not_enough_memory(self):
+        self.assert_clean_error(["--scale", "40"], "not enough memory")
+        self.assert_clean_error(["--scale", "42"], "not enough memory", np=2)
+        self.assert_clean_error(["generate", "--scale", "40", "-o", "/tmp/never"], "not enough memory")
+
+    def test_unwritable_outputs(self):
+        self.assert_clean_error(["generate", "--scale", "4", "-o", "/nonexistent/dir/g.bin"], "cannot open", np=2)
+        self.assert_clean_error(["--scale", "6", "-q", "--json", "/nonexistent/dir/r.json"], "cannot write JSON")
+
+    def test_help_succeeds(self):
+        p = program.run(["--help"])
+        self.assertEqual(p.returncode, 0)
+        self.assertIn("--bfs", p.stdout)
+
+
+class GoodRun(unittest.TestCase):
+    def test_default_engine_runs_and_reports(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            p = program.run(["--scale", "10", "--roots", "4"], np=2)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            stats = program.statistics(p.stdout)
+            self.assertEqual(stats["NBFS"], "4")
+            self.assertEqual(stats["validation"], "passed")
+            self.assertIn("BFS 4/4", p.stderr)
+            q = program.run(["--scale", "10", "--roots", "4", "--quiet"], np=2)
+            self.assertEqual(q.stderr, "")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

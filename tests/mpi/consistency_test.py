@@ -1,0 +1,90 @@
+"""Same seed, same graph, same answers: roots, per-root nedge and per-level vertex counts must not
+depend on the number of ranks or threads; `g500 generate` writes identical files for any rank count."""
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+import program  # noqa: E402
+
+SPEC_KEYS = (
+    ["SCALE", "edgefactor", "NBFS", "graph_generation", "num_mpi_processes", "construction_time"]
+    + [f"bfs_{s}_{q}" for q in ("time", "nedge", "validate")
+       for s in ("min", "firstquartile", "median", "thirdquartile", "max", "mean", "stddev")]
+    + [f"bfs_{s}_TEPS" for s in ("min", "firstquartile", "median", "thirdquartile", "max",
+                                  "harmonic_mean", "harmonic_stddev")]
+)
+
+
+def fingerprint(result):
+    return [(r["root"], r["nedge"], [level["discovered"] for level in r["levels"]]) for r in result["runs"]]
+
+
+class Consistency(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def run_json(self, np, threads, extra=()):
+        path = os.path.join(self.tmp.name, f"r{np}_{threads}.json")
+        p = program.run(["--scale", "12", "--roots", "8", "--quiet", "--json", path, *extra], np=np, threads=threads)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(path) as f:
+            return json.load(f), program.statistics(p.stdout)
+
+    def test_answers_do_not_depend_on_ranks_or_threads(self):
+        base, stats = self.run_json(1, 1)
+        for key in SPEC_KEYS:
+            self.assertIn(key, stats)
+        self.assertEqual(stats["NBFS"], "8")
+        self.assertEqual(len(base["runs"]), 8)
+        self.assertTrue(all(r["result"] == "valid" for r in base["runs"]))
+        for np, threads in [(1, 2), (2, 1), (3, 1), (4, 1), (3, 2)]:
+            with self.subTest(np=np, threads=threads):
+                result, stats = self.run_json(np, threads)
+                self.assertEqual(fingerprint(result), fingerprint(base))
+                self.assertEqual(stats["num_mpi_processes"], str(np))
+                self.assertEqual(result["machine"]["threads_per_process"], threads)
+
+    def test_skip_validation_marks_the_output(self):
+        valid, _ = self.run_json(2, 1)
+        skipped, stats = self.run_json(2, 1, ["--skip-validation"])
+        self.assertFalse(skipped["validated"])
+        self.assertIn("NOT valid", stats["validation"])
+        self.assertTrue(all(r["result"] == "not validated" for r in skipped["runs"]))
+        self.assertEqual([r["nedge"] for r in skipped["runs"]], [r["nedge"] for r in valid["runs"]])
+
+    def test_json_has_profiles_and_options(self):
+        result, _ = self.run_json(2, 1, ["--summary-granularity", "256"])
+        self.assertEqual(result["options"]["summary_granularity"], 256)
+        self.assertEqual(result["options"]["bfs"], "hybrid-1d")
+        for run in result["runs"]:
+            self.assertGreater(run["teps"], 0)
+            levels = run["levels"]
+            self.assertGreater(len(levels), 1)
+            self.assertEqual(sum(level["discovered"] for level in levels) + 1,
+                             levels[0]["frontier_vertices"] + sum(level["discovered"] for level in levels))
+            for level in levels:
+                self.assertIn(level["direction"], ("top-down", "bottom-up"))
+                self.assertGreaterEqual(level["edges_examined"], 0)
+
+    def test_generate_writes_the_same_file_for_any_rank_count(self):
+        files = []
+        for np in (1, 3):
+            edges = os.path.join(self.tmp.name, f"g{np}.bin")
+            weights = os.path.join(self.tmp.name, f"g{np}.w")
+            p = program.run(["generate", "--scale", "10", "-o", edges, "--weights", weights, "-q"], np=np)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(os.path.getsize(edges), 16 * 16 * 1024)
+            self.assertEqual(os.path.getsize(weights), 4 * 16 * 1024)
+            with open(edges, "rb") as f, open(weights, "rb") as w:
+                files.append((f.read(), w.read()))
+        self.assertEqual(files[0], files[1])
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

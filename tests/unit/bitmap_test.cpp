@@ -1,0 +1,67 @@
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "core/bitmap.hpp"
+
+namespace g500 {
+namespace {
+
+TEST(Bitmap, SetTestCount) {
+  Bitmap b(130);
+  EXPECT_EQ(b.num_words(), 3);
+  EXPECT_EQ(b.count(), 0);
+  b.set(0);
+  b.set(63);
+  b.set(64);
+  b.set(129);
+  EXPECT_TRUE(b.test(0));
+  EXPECT_TRUE(b.test(63));
+  EXPECT_TRUE(b.test(64));
+  EXPECT_TRUE(b.test(129));
+  EXPECT_FALSE(b.test(1));
+  EXPECT_FALSE(b.test(128));
+  EXPECT_EQ(b.count(), 4);
+  b.clear();
+  EXPECT_EQ(b.count(), 0);
+}
+
+TEST(Bitmap, SetAtomicReportsFirstSetterOnly) {
+  Bitmap b(100);
+  EXPECT_TRUE(b.set_atomic(70));
+  EXPECT_FALSE(b.set_atomic(70));
+  EXPECT_TRUE(b.test(70));
+  int winners = 0;
+#pragma omp parallel for reduction(+ : winners)
+  for (int i = 0; i < 1000; ++i) winners += b.set_atomic(i % 100);
+  EXPECT_EQ(winners, 99);  // bit 70 was already set
+  EXPECT_EQ(b.count(), 100);
+}
+
+class SummaryGranularity : public ::testing::TestWithParam<int> {};
+
+// may_contain(i) must be true exactly when some frontier bit of i's group is set.
+TEST_P(SummaryGranularity, MatchesBruteForce) {
+  const int g = GetParam();
+  const std::int64_t n = 5000;
+  Bitmap frontier(n);
+  std::mt19937_64 rng(g);
+  for (int k = 0; k < 40; ++k) frontier.set(static_cast<std::int64_t>(rng() % n));
+  SummaryBitmap summary(n, g);
+  EXPECT_EQ(summary.granularity(), g);
+  summary.rebuild(frontier);
+  for (std::int64_t i = 0; i < n; ++i) {
+    bool any = false;
+    const std::int64_t first = i / g * g;
+    for (std::int64_t j = first; j < std::min(n, first + g); ++j) any = any || frontier.test(j);
+    ASSERT_EQ(summary.may_contain(i), any) << "bit " << i << " granularity " << g;
+  }
+  frontier.clear();
+  summary.rebuild(frontier);
+  for (std::int64_t i = 0; i < n; ++i) ASSERT_FALSE(summary.may_contain(i));
+}
+
+INSTANTIATE_TEST_SUITE_P(Bitmap, SummaryGranularity, ::testing::Values(1, 2, 8, 32, 64, 128, 256, 4096));
+
+}  // namespace
+}  // namespace g500
