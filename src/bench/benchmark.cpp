@@ -60,7 +60,7 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
 
   const std::vector<vertex_t> roots =
       choose_roots(connected_vertices(slice, part, comm), part, comm, options.roots, options.seed);
-  std::vector<vertex_t> parents(part.local_count());
+  big_vector<vertex_t> parents(part.local_count());
   if (!roots.empty()) engine->search(roots.front(), parents, nullptr);  // warm-up, untimed
 
   for (std::size_t k = 0; k < roots.size(); ++k) {

@@ -31,6 +31,13 @@ class OwnerBuckets {
   // Sends every bucket to its destination and empties them; returns what this rank received,
   // grouped by source rank. Collective over comm.
   std::vector<T> exchange(const mpi::Comm& comm) {
+    std::vector<T> received;
+    exchange(comm, received);
+    return received;
+  }
+
+  // The same, receiving into `received`, whose memory is reused from round to round.
+  void exchange(const mpi::Comm& comm, std::vector<T>& received) {
     const int threads = num_threads();
     std::vector<int> send_counts(num_ranks_, 0);
     for (int t = 0; t < threads; ++t)
@@ -47,8 +54,7 @@ class OwnerBuckets {
         b.clear();
       }
     }
-    std::vector<int> recv_counts;
-    return comm.alltoallv<T>(send_, send_counts, recv_counts);
+    comm.alltoallv_into<T>(send_, send_counts, received);
   }
 
  private:

@@ -1,7 +1,12 @@
 #pragma once
-// Remote lookups by owner: each rank sends questions about vertices to their owners and gets the
-// answers back in the order it asked. Two alltoallv rounds (questions, then answers).
+// Remote lookups by owner: each rank asks the owners of some vertices a question and gets the
+// answers back in the order it asked. Questions about this rank's own vertices are answered on the
+// spot; the rest take two alltoallv rounds (questions, then answers). Buffers are kept from one
+// call to the next, so repeated rounds do not pay for fresh memory.
+#include <omp.h>
+
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/types.hpp"
@@ -10,37 +15,74 @@
 
 namespace g500::exchange {
 
-// vertex_of(question) names the vertex a question is about; answer(question) runs on its owner,
-// possibly on many threads at once.
-template <class Reply, class Question, class VertexOf, class Answer>
-std::vector<Reply> query_owners(const mpi::Comm& comm, const Partition1D& part, const std::vector<Question>& questions,
-                                VertexOf&& vertex_of, Answer&& answer) {
-  const int p = comm.size();
-  const std::size_t n = questions.size();
-  std::vector<int> counts(p, 0);
-  std::vector<int> dest(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    dest[i] = part.owner(vertex_of(questions[i]));
-    ++counts[dest[i]];
-  }
-  std::vector<int> next = mpi::Comm::displacements(counts);
-  std::vector<std::int64_t> slot(n);
-  std::vector<Question> ordered(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    slot[i] = next[dest[i]]++;
-    ordered[slot[i]] = questions[i];
-  }
-  std::vector<int> recv_counts;
-  const std::vector<Question> asked = comm.alltoallv<Question>(ordered, counts, recv_counts);
-  std::vector<Reply> answers(asked.size());
+template <class Question, class Reply>
+class OwnerQuery {
+ public:
+  OwnerQuery(const mpi::Comm& comm, const Partition1D& part) : comm_(comm), part_(part) {}
+
+  // replies[i] = answer(questions[i]) as computed by the owner of vertex_of(questions[i]).
+  // answer runs on many threads at once. Collective.
+  template <class VertexOf, class Answer>
+  void ask(std::span<const Question> questions, std::span<Reply> replies, VertexOf&& vertex_of, Answer&& answer) {
+    const int p = comm_.size(), me = comm_.rank();
+    const std::int64_t n = static_cast<std::int64_t>(questions.size());
+    const int threads = omp_get_max_threads();
+    dest_.resize(n);
+    slot_.resize(n);
+    counts_.assign(static_cast<std::size_t>(threads) * p, 0);
+#pragma omp parallel num_threads(threads)
+    {
+      const int t = omp_get_thread_num();
+      const std::int64_t first = n * t / threads, last = n * (t + 1) / threads;
+      std::int64_t* count = counts_.data() + static_cast<std::size_t>(t) * p;
+      for (std::int64_t i = first; i < last; ++i) {
+        const int owner = part_.owner(vertex_of(questions[i]));
+        dest_[i] = owner;
+        if (owner == me) replies[i] = answer(questions[i]);
+        else ++count[owner];
+      }
+#pragma omp barrier
+#pragma omp single
+      {
+        // counts_[t][d] becomes the position where thread t's questions for d start.
+        send_counts_.assign(p, 0);
+        std::int64_t at = 0;
+        for (int d = 0; d < p; ++d) {
+          for (int u = 0; u < threads; ++u) {
+            const std::int64_t c = counts_[static_cast<std::size_t>(u) * p + d];
+            counts_[static_cast<std::size_t>(u) * p + d] = at;
+            at += c;
+            send_counts_[d] += static_cast<int>(c);
+          }
+        }
+        ordered_.resize(at);
+      }
+      for (std::int64_t i = first; i < last; ++i) {
+        if (dest_[i] == me) continue;
+        slot_[i] = count[dest_[i]]++;
+        ordered_[slot_[i]] = questions[i];
+      }
+    }
+    const std::vector<int> recv_counts = comm_.alltoallv_into<Question>(ordered_, send_counts_, asked_);
+    const std::int64_t m = static_cast<std::int64_t>(asked_.size());
+    answers_.resize(m);
 #pragma omp parallel for schedule(static)
-  for (std::size_t i = 0; i < asked.size(); ++i) answers[i] = answer(asked[i]);
-  std::vector<int> back_counts;
-  const std::vector<Reply> replies = comm.alltoallv<Reply>(answers, recv_counts, back_counts);
-  std::vector<Reply> out(n);
+    for (std::int64_t k = 0; k < m; ++k) answers_[k] = answer(asked_[k]);
+    comm_.alltoallv_into<Reply>(answers_, recv_counts, back_);
 #pragma omp parallel for schedule(static)
-  for (std::size_t i = 0; i < n; ++i) out[i] = replies[slot[i]];
-  return out;
-}
+    for (std::int64_t i = 0; i < n; ++i)
+      if (dest_[i] != me) replies[i] = back_[slot_[i]];
+  }
+
+ private:
+  const mpi::Comm& comm_;
+  const Partition1D& part_;
+  std::vector<int> dest_;
+  std::vector<std::int64_t> slot_;
+  std::vector<std::int64_t> counts_;
+  std::vector<int> send_counts_;
+  std::vector<Question> ordered_, asked_;
+  std::vector<Reply> answers_, back_;
+};
 
 }  // namespace g500::exchange

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/big_vector.hpp"
 #include "core/types.hpp"
 #include "generator/kronecker.hpp"
 #include "mpi/comm.hpp"
@@ -14,8 +15,8 @@ struct EdgeSlice {
   vertex_t num_vertices = 0;
   std::int64_t global_edges = 0;  // tuples in the whole list
   std::int64_t first = 0;         // global index of edges[0]
-  std::vector<Edge> edges;
-  std::vector<float> weights;     // empty unless asked for
+  big_vector<Edge> edges;
+  big_vector<float> weights;     // empty unless asked for
 };
 
 // The index range of the global list that rank r of p holds.

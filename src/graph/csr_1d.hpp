@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/big_vector.hpp"
 #include "core/types.hpp"
 #include "generator/edge_slice.hpp"
 #include "graph/partition_1d.hpp"
@@ -14,8 +15,8 @@ namespace g500 {
 
 struct Csr1D {
   Partition1D part;
-  std::vector<edge_count_t> offsets;  // local_count + 1 entries
-  std::vector<vertex_t> columns;      // global ids of neighbours
+  big_vector<edge_count_t> offsets;  // local_count + 1 entries
+  big_vector<vertex_t> columns;      // global ids of neighbours
 
   edge_count_t degree(local_t i) const { return offsets[i + 1] - offsets[i]; }
   const vertex_t* begin(local_t i) const { return columns.data() + offsets[i]; }

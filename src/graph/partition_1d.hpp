@@ -3,6 +3,7 @@
 // rank's part of a frontier bitmap is a contiguous run of words; sizes differ by at most 64 vertices.
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "core/bitmap.hpp"
 #include "core/types.hpp"
@@ -13,20 +14,30 @@ class Partition1D {
  public:
   Partition1D(vertex_t num_vertices, int num_ranks, int my_rank)
       : n_(num_vertices), p_(num_ranks), me_(my_rank), words_(words_for(num_vertices)),
-        begin_(begin_of(my_rank)), end_(begin_of(my_rank + 1)) {}
+        ranks_per_word_(static_cast<double>(num_ranks) / static_cast<double>(words_)),
+        first_words_(num_ranks + 1) {
+    for (int r = 0; r <= p_; ++r) first_words_[r] = words_ * r / p_;
+    begin_ = begin_of(me_);
+    end_ = begin_of(me_ + 1);
+  }
 
   vertex_t num_vertices() const { return n_; }
   int num_ranks() const { return p_; }
   int rank() const { return me_; }
 
   // First word owned by rank r; rank r owns words [first_word(r), first_word(r + 1)).
-  std::int64_t first_word(int r) const { return words_ * r / p_; }
+  std::int64_t first_word(int r) const { return first_words_[r]; }
   vertex_t begin_of(int r) const { return std::min<vertex_t>(n_, first_word(r) * kWordBits); }
   vertex_t count_of(int r) const { return begin_of(r + 1) - begin_of(r); }
 
+  // The rank whose block holds v. Hot in every exchange, so no integer division: a floating-point
+  // estimate, corrected against the exact block bounds (rarely more than one step).
   int owner(vertex_t v) const {
     const std::int64_t w = v >> 6;
-    return static_cast<int>(((w + 1) * p_ - 1) / words_);
+    int r = std::min(p_ - 1, static_cast<int>(static_cast<double>(w) * ranks_per_word_));
+    while (first_words_[r] > w) --r;
+    while (first_words_[r + 1] <= w) ++r;
+    return r;
   }
 
   // This rank's block.
@@ -43,8 +54,10 @@ class Partition1D {
   int p_;
   int me_;
   std::int64_t words_;
-  vertex_t begin_;
-  vertex_t end_;
+  double ranks_per_word_;
+  std::vector<std::int64_t> first_words_;
+  vertex_t begin_ = 0;
+  vertex_t end_ = 0;
 };
 
 }  // namespace g500

@@ -102,17 +102,25 @@ class Comm {
   template <class T>
   std::vector<T> alltoallv(std::span<const T> send, const std::vector<int>& send_counts,
                            std::vector<int>& recv_counts) const {
+    std::vector<T> recv;
+    recv_counts = alltoallv_into(send, send_counts, recv);
+    return recv;
+  }
+  // The same into a caller's buffer (resized, its capacity reused); returns the receive counts.
+  template <class T>
+  std::vector<int> alltoallv_into(std::span<const T> send, const std::vector<int>& send_counts,
+                                  std::vector<T>& recv) const {
     static_assert(std::is_trivially_copyable_v<T>);
-    recv_counts.assign(size_, 0);
+    std::vector<int> recv_counts(size_, 0);
     MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm_);
-    std::vector<int> send_displs = displacements(send_counts);
-    std::vector<int> recv_displs = displacements(recv_counts);
+    const std::vector<int> send_displs = displacements(send_counts);
+    const std::vector<int> recv_displs = displacements(recv_counts);
     std::int64_t total = 0;
     for (int c : recv_counts) total += c;
-    std::vector<T> recv(total);
+    recv.resize(total);
     MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), detail::bytes_type<T>(), recv.data(),
                   recv_counts.data(), recv_displs.data(), detail::bytes_type<T>(), comm_);
-    return recv;
+    return recv_counts;
   }
 
   // `text` as held by rank `root`, on every rank.

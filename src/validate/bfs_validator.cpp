@@ -1,9 +1,12 @@
 #include "validate/bfs_validator.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <limits>
 #include <vector>
 
+#include "core/big_vector.hpp"
 #include "core/bitmap.hpp"
 #include "exchange/owner_query.hpp"
 #include "validate/tuple_scan.hpp"
@@ -41,11 +44,11 @@ std::string vid(vertex_t v) { return std::to_string(v); }
 
 // Rule 1 and the levels: level[v] = depth of v in the tree, found one BFS layer per round by asking
 // the owner of each parent for the parent's level.
-std::vector<level_t> tree_levels(const Partition1D& part, const mpi::Comm& comm, vertex_t root,
+big_vector<level_t> tree_levels(const Partition1D& part, const mpi::Comm& comm, vertex_t root,
                                  std::span<const vertex_t> parents, Failure& failure) {
   const local_t n_local = part.local_count();
   const vertex_t n = part.num_vertices();
-  std::vector<level_t> level(n_local, kUnreached);
+  big_vector<level_t> level(n_local, kUnreached);
   std::vector<local_t> pending;
   for (local_t i = 0; i < n_local; ++i) {
     const vertex_t v = part.to_global(i), p = parents[i];
@@ -66,14 +69,16 @@ std::vector<level_t> tree_levels(const Partition1D& part, const mpi::Comm& comm,
   }
   if (agree(comm, failure).rule) return level;
 
+  exchange::OwnerQuery<vertex_t, level_t> query(comm, part);
+  std::vector<vertex_t> asked;
+  std::vector<level_t> parent_level;
   for (;;) {
     const std::int64_t open = comm.allreduce<std::int64_t>(pending.size(), mpi::Op::sum);
     if (open == 0) break;
-    std::vector<vertex_t> asked(pending.size());
+    asked.resize(pending.size());
+    parent_level.resize(pending.size());
     for (std::size_t k = 0; k < pending.size(); ++k) asked[k] = parents[pending[k]];
-    const std::vector<level_t> parent_level = exchange::query_owners<level_t>(
-        comm, part, asked, [](vertex_t v) { return v; },
-        [&](vertex_t p) { return level[part.to_local(p)]; });
+    query.ask(asked, parent_level, [](vertex_t v) { return v; }, [&](vertex_t p) { return level[part.to_local(p)]; });
     std::vector<local_t> still;
     for (std::size_t k = 0; k < pending.size(); ++k) {
       if (parent_level[k] == kUnreached) still.push_back(pending[k]);
@@ -98,7 +103,7 @@ std::vector<level_t> tree_levels(const Partition1D& part, const mpi::Comm& comm,
 ValidationResult validate_bfs(const EdgeSlice& slice, const Partition1D& part, const mpi::Comm& comm, vertex_t root,
                               std::span<const vertex_t> parents, std::int64_t chunk) {
   Failure failure;
-  const std::vector<level_t> level = tree_levels(part, comm, root, parents, failure);
+  const big_vector<level_t> level = tree_levels(part, comm, root, parents, failure);
   Failure agreed = agree(comm, failure);
   if (agreed.rule) return {false, agreed.rule, agreed.message, 0};
 
@@ -106,24 +111,33 @@ ValidationResult validate_bfs(const EdgeSlice& slice, const Partition1D& part, c
   Bitmap confirmed(part.local_count());
   const auto answer = [&](const EndpointQuestion& q) {
     const local_t i = part.to_local(q.vertex);
-    if (q.vertex != q.other && parents[i] == q.other) confirmed.set_atomic(i);
-    return level[i];
+    const level_t l = level[i];
+    if (l > 0 && parents[i] == q.other) confirmed.set_atomic(i);
+    return l;
   };
-  std::int64_t nedge = 0;
-  scan_tuples<level_t>(slice, part, comm, chunk, answer, [&](const Edge& e, level_t lu, level_t lv) {
+  const int threads = omp_get_max_threads();
+  std::vector<Failure> thread_failure(threads);
+  std::vector<std::int64_t> thread_nedge(threads, 0);
+  scan_tuples<level_t>(slice, part, comm, chunk, answer, [&](int t, const Edge& e, level_t lu, level_t lv) {
     const bool in_u = lu != kUnreached, in_v = lv != kUnreached;
-    if (in_u != in_v && failure.wants(4)) {
+    Failure& f = thread_failure[t];
+    if (in_u != in_v && f.wants(4)) {
       const vertex_t in = in_u ? e.u : e.v, out = in_u ? e.v : e.u;
-      failure.set(4, "edge (" + vid(e.u) + ", " + vid(e.v) + ") joins reached vertex " + vid(in) +
-                         " to unreached vertex " + vid(out));
+      f.set(4, "edge (" + vid(e.u) + ", " + vid(e.v) + ") joins reached vertex " + vid(in) + " to unreached vertex " +
+                   vid(out));
     } else if (in_u && in_v) {
-      ++nedge;
-      if (std::abs(lu - lv) > 1 && failure.wants(3)) {
-        failure.set(3, "edge (" + vid(e.u) + ", " + vid(e.v) + ") spans levels " + std::to_string(lu) + " and " +
-                           std::to_string(lv));
+      ++thread_nedge[t];
+      if (std::abs(lu - lv) > 1 && f.wants(3)) {
+        f.set(3, "edge (" + vid(e.u) + ", " + vid(e.v) + ") spans levels " + std::to_string(lu) + " and " +
+                     std::to_string(lv));
       }
     }
   });
+  std::int64_t nedge = 0;
+  for (int t = 0; t < threads; ++t) {
+    nedge += thread_nedge[t];
+    if (thread_failure[t].rule) failure.set(thread_failure[t].rule, thread_failure[t].message);
+  }
   for (local_t i = 0; i < part.local_count(); ++i) {
     if (level[i] > 0 && !confirmed.test(i)) {
       failure.set(5, "vertex " + vid(part.to_global(i)) + " has parent " + vid(parents[i]) +
@@ -138,11 +152,13 @@ ValidationResult validate_bfs(const EdgeSlice& slice, const Partition1D& part, c
 
 std::int64_t count_reached_tuples(const EdgeSlice& slice, const Partition1D& part, const mpi::Comm& comm,
                                   std::span<const vertex_t> parents, std::int64_t chunk) {
-  std::int64_t nedge = 0;
+  std::vector<std::int64_t> thread_nedge(omp_get_max_threads(), 0);
   scan_tuples<std::uint8_t>(
       slice, part, comm, chunk,
       [&](const EndpointQuestion& q) -> std::uint8_t { return parents[part.to_local(q.vertex)] != kNoParent; },
-      [&](const Edge&, std::uint8_t in_u, std::uint8_t in_v) { nedge += in_u && in_v; });
+      [&](int t, const Edge&, std::uint8_t in_u, std::uint8_t in_v) { thread_nedge[t] += in_u && in_v; });
+  std::int64_t nedge = 0;
+  for (std::int64_t c : thread_nedge) nedge += c;
   return comm.allreduce(nedge, mpi::Op::sum);
 }
 

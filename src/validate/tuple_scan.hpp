@@ -1,6 +1,8 @@
 #pragma once
 // Visits every tuple of the edge slice together with what the owners of its two endpoints answer
 // about them. Rounds of at most `chunk` tuples bound the buffers; every rank runs the same number.
+#include <omp.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -16,26 +18,34 @@ struct EndpointQuestion {
   vertex_t other;  // the tuple's other endpoint
 };
 
-// answer(EndpointQuestion) -> Reply runs on the owner (many threads at once);
-// visit(const Edge&, Reply of u, Reply of v) runs on the slice's rank, one tuple at a time.
+// answer(EndpointQuestion) -> Reply runs on the owner; visit(thread, const Edge&, Reply of u,
+// Reply of v) runs on the slice's rank. Both run on many threads at once.
 template <class Reply, class Answer, class Visit>
 void scan_tuples(const EdgeSlice& slice, const Partition1D& part, const mpi::Comm& comm, std::int64_t chunk,
                  Answer&& answer, Visit&& visit) {
   const std::int64_t n = static_cast<std::int64_t>(slice.edges.size());
   const std::int64_t rounds = comm.allreduce<std::int64_t>((n + chunk - 1) / chunk, mpi::Op::max);
+  exchange::OwnerQuery<EndpointQuestion, Reply> query(comm, part);
   std::vector<EndpointQuestion> questions;
+  std::vector<Reply> replies;
   for (std::int64_t r = 0; r < rounds; ++r) {
     const std::int64_t first = std::min(n, r * chunk), last = std::min(n, (r + 1) * chunk);
     questions.resize(2 * (last - first));
+    replies.resize(questions.size());
+#pragma omp parallel for schedule(static)
     for (std::int64_t i = first; i < last; ++i) {
       const Edge e = slice.edges[i];
       questions[2 * (i - first)] = {e.u, e.v};
       questions[2 * (i - first) + 1] = {e.v, e.u};
     }
-    const std::vector<Reply> replies = exchange::query_owners<Reply>(
-        comm, part, questions, [](const EndpointQuestion& q) { return q.vertex; }, answer);
-    for (std::int64_t i = first; i < last; ++i) {
-      visit(slice.edges[i], replies[2 * (i - first)], replies[2 * (i - first) + 1]);
+    query.ask(questions, replies, [](const EndpointQuestion& q) { return q.vertex; }, answer);
+#pragma omp parallel
+    {
+      const int t = omp_get_thread_num();
+#pragma omp for schedule(static)
+      for (std::int64_t i = first; i < last; ++i) {
+        visit(t, slice.edges[i], replies[2 * (i - first)], replies[2 * (i - first) + 1]);
+      }
     }
   }
 }

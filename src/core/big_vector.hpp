@@ -1,0 +1,59 @@
+#pragma once
+// Storage for the big arrays (edge slices, CSR, per-vertex state). Two differences from
+// std::vector's default allocator, both for speed:
+//  - large blocks are 2 MiB aligned and advised as transparent huge pages, which cuts the TLB
+//    misses of random vertex accesses and the cost of first-touch page faults;
+//  - resize() leaves trivial elements uninitialized instead of zeroing them, since every such array
+//    is written before it is read.
+#include <sys/mman.h>
+
+#include <cstdlib>
+#include <new>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace g500 {
+
+template <class T>
+class BigAllocator {
+ public:
+  using value_type = T;
+  BigAllocator() noexcept = default;
+  template <class U>
+  BigAllocator(const BigAllocator<U>&) noexcept {}
+
+  T* allocate(std::size_t n) {
+    const std::size_t bytes = n * sizeof(T);
+    if (bytes < kHuge) {
+      if (void* p = std::malloc(bytes ? bytes : 1)) return static_cast<T*>(p);
+      throw std::bad_alloc();
+    }
+    const std::size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
+    void* p = std::aligned_alloc(kHuge, rounded);
+    if (!p) throw std::bad_alloc();
+    madvise(p, rounded, MADV_HUGEPAGE);
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, std::size_t) noexcept { std::free(p); }
+
+  // Default-initialize (no zeroing) when no value is given.
+  template <class U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+
+  friend bool operator==(const BigAllocator&, const BigAllocator&) { return true; }
+
+ private:
+  static constexpr std::size_t kHuge = std::size_t{2} << 20;
+};
+
+template <class T>
+using big_vector = std::vector<T, BigAllocator<T>>;
+
+}  // namespace g500
