@@ -107,18 +107,27 @@ ValidationResult validate_bfs(const EdgeSlice& slice, const Partition1D& part, c
   Failure agreed = agree(comm, failure);
   if (agreed.rule) return {false, agreed.rule, agreed.message, 0};
 
-  // Rules 3 and 4 on every tuple, and rule 5 by marking each vertex whose parent some tuple joins it to.
+  // Rules 3 and 4 on every tuple, and rule 5 by marking each vertex whose parent some tuple joins it
+  // to. Parent and level sit side by side so that each answer costs one cache miss, not two.
+  struct TreeEntry {
+    vertex_t parent;
+    level_t level;
+  };
+  big_vector<TreeEntry> tree(part.local_count());
+#pragma omp parallel for schedule(static)
+  for (local_t i = 0; i < part.local_count(); ++i) tree[i] = {parents[i], level[i]};
   Bitmap confirmed(part.local_count());
   const auto answer = [&](const EndpointQuestion& q) {
     const local_t i = part.to_local(q.vertex);
-    const level_t l = level[i];
-    if (l > 0 && parents[i] == q.other) confirmed.set_atomic(i);
-    return l;
+    const TreeEntry entry = tree[i];
+    if (entry.level > 0 && entry.parent == q.other) confirmed.set_atomic(i);
+    return entry.level;
   };
   const int threads = omp_get_max_threads();
   std::vector<Failure> thread_failure(threads);
   std::vector<std::int64_t> thread_nedge(threads, 0);
-  scan_tuples<level_t>(slice, part, comm, chunk, answer, [&](int t, const Edge& e, level_t lu, level_t lv) {
+  const auto prefetch = [&](local_t i) { __builtin_prefetch(&tree[i]); };
+  scan_tuples<level_t>(slice, part, comm, chunk, answer, prefetch, [&](int t, const Edge& e, level_t lu, level_t lv) {
     const bool in_u = lu != kUnreached, in_v = lv != kUnreached;
     Failure& f = thread_failure[t];
     if (in_u != in_v && f.wants(4)) {
@@ -156,6 +165,7 @@ std::int64_t count_reached_tuples(const EdgeSlice& slice, const Partition1D& par
   scan_tuples<std::uint8_t>(
       slice, part, comm, chunk,
       [&](const EndpointQuestion& q) -> std::uint8_t { return parents[part.to_local(q.vertex)] != kNoParent; },
+      [&](local_t i) { __builtin_prefetch(&parents[i]); },
       [&](int t, const Edge&, std::uint8_t in_u, std::uint8_t in_v) { thread_nedge[t] += in_u && in_v; });
   std::int64_t nedge = 0;
   for (std::int64_t c : thread_nedge) nedge += c;

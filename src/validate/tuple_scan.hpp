@@ -18,11 +18,12 @@ struct EndpointQuestion {
   vertex_t other;  // the tuple's other endpoint
 };
 
-// answer(EndpointQuestion) -> Reply runs on the owner; visit(thread, const Edge&, Reply of u,
-// Reply of v) runs on the slice's rank. Both run on many threads at once.
-template <class Reply, class Answer, class Visit>
+// answer(EndpointQuestion) -> Reply runs on the owner, prefetch(local index) a few questions
+// ahead of it; visit(thread, const Edge&, Reply of u, Reply of v) runs on the slice's rank. All run
+// on many threads at once.
+template <class Reply, class Answer, class Prefetch, class Visit>
 void scan_tuples(const EdgeSlice& slice, const Partition1D& part, const mpi::Comm& comm, std::int64_t chunk,
-                 Answer&& answer, Visit&& visit) {
+                 Answer&& answer, Prefetch&& prefetch, Visit&& visit) {
   const std::int64_t n = static_cast<std::int64_t>(slice.edges.size());
   const std::int64_t rounds = comm.allreduce<std::int64_t>((n + chunk - 1) / chunk, mpi::Op::max);
   exchange::OwnerQuery<EndpointQuestion, Reply> query(comm, part);
@@ -38,7 +39,7 @@ void scan_tuples(const EdgeSlice& slice, const Partition1D& part, const mpi::Com
       questions[2 * (i - first)] = {e.u, e.v};
       questions[2 * (i - first) + 1] = {e.v, e.u};
     }
-    query.ask(questions, replies, [](const EndpointQuestion& q) { return q.vertex; }, answer);
+    query.ask(questions, replies, [](const EndpointQuestion& q) { return q.vertex; }, answer, prefetch);
 #pragma omp parallel
     {
       const int t = omp_get_thread_num();

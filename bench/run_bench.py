@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Issue 2's benchmark: g500 at SCALE 20 and 22, on -np 1 x 2 threads and -np 2 x 1 thread, 64 roots.
+
+Writes one JSON per run (g500's own --json) and results/summary.json with the exact commands and
+the figures compared in the issue note: mean BFS time and harmonic-mean TEPS. Peer codes run in the
+same invocation when their binaries are given, so every figure comes from one sitting:
+
+  bench/run_bench.py [--scales 20 22] [--gapbs PATH/bfs] [--reference PATH/graph500_reference_bfs]
+                     [--fugaku PATH/runnable]
+
+Peers are built outside this repository; this script only runs them.
+"""
+import argparse
+import datetime
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+CONFIGS = [(1, 2), (2, 1)]  # (MPI ranks, OpenMP threads per rank): 2 cores either way
+MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
+
+
+def mpirun(np):
+    return ["mpirun", "-np", str(np), "--oversubscribe", "--bind-to", "none"]
+
+
+def execute(cmd, threads, extra_env=None):
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads), **MPI_ENV, **(extra_env or {}))
+    print("+ OMP_NUM_THREADS=%d %s" % (threads, shlex.join(cmd)), file=sys.stderr, flush=True)
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if p.returncode != 0:
+        raise SystemExit("failed (%d): %s\n%s" % (p.returncode, shlex.join(cmd), p.stderr[-2000:]))
+    return p.stdout
+
+
+def number(pattern, text):
+    m = re.search(pattern, text, re.MULTILINE)
+    return float(m.group(1)) if m else None
+
+
+def run_g500(binary, scale, np, threads, results):
+    out_json = os.path.join(results, "g500_s%d_np%d_t%d.json" % (scale, np, threads))
+    cmd = mpirun(np) + [binary, "--scale", str(scale), "--roots", "64", "--quiet", "--json", out_json]
+    execute(cmd, threads)
+    with open(out_json) as f:
+        run = json.load(f)
+    stats = run["statistics"]
+    return {"code": "g500", "scale": scale, "np": np, "threads": threads,
+            "command": "OMP_NUM_THREADS=%d %s" % (threads, shlex.join(cmd)),
+            "mean_time": stats["time"]["mean"], "harmonic_mean_teps": stats["TEPS"]["harmonic_mean"],
+            "construction_time": run["construction_time"], "mean_validate": stats["validate"]["mean"]}
+
+
+def run_gapbs(binary, scale, threads):
+    cmd = [binary, "-g", str(scale), "-n", "64"]
+    out = execute(cmd, threads)
+    return {"code": "gapbs", "scale": scale, "np": 1, "threads": threads,
+            "command": "OMP_NUM_THREADS=%d %s" % (threads, shlex.join(cmd)),
+            "mean_time": number(r"^Average Time:\s+(\S+)", out), "harmonic_mean_teps": None,
+            "construction_time": number(r"^Build Time:\s+(\S+)", out)}
+
+
+def run_reference(binary, scale, np):
+    # The reference's validation is slow and outside the timed BFS; it is skipped to keep the run short.
+    cmd = mpirun(np) + [binary, str(scale), "16"]
+    out = execute(cmd, 1, {"SKIP_VALIDATION": "1"})
+    return {"code": "reference-3.0", "scale": scale, "np": np, "threads": 1,
+            "command": "SKIP_VALIDATION=1 OMP_NUM_THREADS=1 %s" % shlex.join(cmd),
+            "mean_time": number(r"mean_time:\s+(\S+)", out),
+            "harmonic_mean_teps": number(r"harmonic_mean_TEPS:\s+!?\s*(\S+)", out),
+            "construction_time": number(r"construction_time:\s+(\S+)", out)}
+
+
+def run_fugaku(binary, scale, np, threads):
+    cmd = mpirun(np) + [binary, str(scale), "-n", "64"]
+    out = execute(cmd, threads)
+    return {"code": "fugaku", "scale": scale, "np": np, "threads": threads,
+            "command": "OMP_NUM_THREADS=%d %s" % (threads, shlex.join(cmd)),
+            "mean_time": number(r"^mean_time:\s+(\S+)", out),
+            "harmonic_mean_teps": number(r"^harmonic_mean_TEPS:\s+(\S+)", out),
+            "construction_time": number(r"^construction_time:\s+(\S+)", out)}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--scales", type=int, nargs="+", default=[20, 22])
+    ap.add_argument("--g500", default=os.path.join(ROOT, "build", "g500"))
+    ap.add_argument("--gapbs")
+    ap.add_argument("--reference")
+    ap.add_argument("--fugaku")
+    ap.add_argument("--results", default=os.path.join(HERE, "results"))
+    args = ap.parse_args()
+    os.makedirs(args.results, exist_ok=True)
+
+    rows = []
+    for scale in args.scales:
+        for np, threads in CONFIGS:
+            rows.append(run_g500(args.g500, scale, np, threads, args.results))
+            if args.fugaku:
+                rows.append(run_fugaku(args.fugaku, scale, np, threads))
+        if args.gapbs:
+            rows.append(run_gapbs(args.gapbs, scale, 2))
+        if args.reference:
+            rows.append(run_reference(args.reference, scale, 2))
+
+    summary = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "host": os.uname().nodename,
+               "cores": os.cpu_count(), "rows": rows}
+    with open(os.path.join(args.results, "summary.json"), "w") as f:
+        json.dump(summary, f, indent=1)
+    print("%-14s %5s %3s %3s %12s %14s %12s" % ("code", "SCALE", "np", "thr", "mean_time", "hmean_TEPS", "build"))
+    for r in rows:
+        teps = "%.4g" % r["harmonic_mean_teps"] if r["harmonic_mean_teps"] else "-"
+        build = "%.3g" % r["construction_time"] if r.get("construction_time") else "-"
+        print("%-14s %5d %3d %3d %12.5g %14s %12s" % (r["code"], r["scale"], r["np"], r["threads"], r["mean_time"],
+                                                       teps, build))
+
+
+if __name__ == "__main__":
+    main()
