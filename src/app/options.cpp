@@ -54,6 +54,8 @@ Command parse_command_line(int argc, const char* const* argv) {
   app.add_flag("--skip-validation", run.skip_validation, "do not validate (the output is then marked not valid)");
   app.add_option("--json", run.json_path, "write every figure of the run to this JSON file");
   app.add_flag("-q,--quiet", run.quiet, "no progress on stderr");
+  // Not in --help: lets the tests watch a validation failure end to end.
+  app.add_flag("--inject-fault", run.inject_fault, "testing aid: drop the root from its own tree before validating")->group("");
 
   CLI::App* generate = app.add_subcommand("generate", "write the Kronecker edge list to a file");
   add_graph_options(*generate, gen.scale, gen.edgefactor, gen.seed);

@@ -18,6 +18,7 @@ struct RunOptions {
   bool skip_validation = false;
   std::string json_path;  // empty: no JSON
   bool quiet = false;
+  bool inject_fault = false;  // testing aid: break every tree before validation
 };
 
 struct GenerateOptions {

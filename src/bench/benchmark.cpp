@@ -67,6 +67,7 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
     RootRecord rec;
     rec.root = roots[k];
     rec.seconds = timed_collective(comm, [&] { engine->search(rec.root, parents, &rec.levels); });
+    if (options.inject_fault && part.owns(rec.root)) parents[part.to_local(rec.root)] = kNoParent;
     if (options.skip_validation) {
       rec.nedge = count_reached_tuples(slice, part, comm, parents);
       rec.result = "not validated";

@@ -49,6 +49,14 @@ class BadInput(unittest.TestCase):
         self.assert_clean_error(["generate", "--scale", "4", "-o", "/nonexistent/dir/g.bin"], "cannot open", np=2)
         self.assert_clean_error(["--scale", "6", "-q", "--json", "/nonexistent/dir/r.json"], "cannot write JSON")
 
+    def test_validation_failure_names_rule_and_root(self):
+        for np in (None, 3):
+            p = program.run(["--scale", "8", "--roots", "2", "--inject-fault"], np=np)
+            self.assertNotEqual(p.returncode, 0)
+            ours = [line for line in p.stderr.splitlines() if line.startswith("g500: error:")]
+            self.assertEqual(len(ours), 1, p.stderr)
+            self.assertRegex(ours[0], r"validation failed for root \d+ \(search 1 of 2\): rule 1: the root \d+ was not reached")
+
     def test_help_succeeds(self):
         p = program.run(["--help"])
         self.assertEqual(p.returncode, 0)
