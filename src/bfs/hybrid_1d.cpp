@@ -16,6 +16,11 @@ void Hybrid1D::build(const EdgeSlice& slice) {
   csr_ = build_csr_1d(slice, part_, comm_);
   global_entries_ = comm_.allreduce<edge_count_t>(csr_.local_entries(), mpi::Op::sum);
   visited_ = Bitmap(part_.local_count());
+  // Vertices without neighbours can never join a tree: starting each search with them marked as
+  // visited keeps bottom-up steps from walking over them level after level.
+  isolated_ = Bitmap(part_.local_count());
+  for (local_t i = 0; i < part_.local_count(); ++i)
+    if (csr_.degree(i) == 0) isolated_.set(i);
   frontier_local_ = Bitmap(part_.local_count());
   frontier_ = Bitmap(part_.num_vertices());
   summary_ = SummaryBitmap(part_.num_vertices(), options_.summary_granularity);
@@ -98,6 +103,13 @@ Hybrid1D::StepCounts Hybrid1D::bottom_up_step(std::span<vertex_t> parents) {
     StepCounts mine;
 #pragma omp for schedule(dynamic, 256) nowait
     for (std::int64_t w = 0; w < words; ++w) {
+      // Rows are visited in order but only their first entries are read: prefetch the next word's.
+      if (w + 1 < words) {
+        for (word_t next = ~visited_bits[w + 1]; next; next &= next - 1) {
+          const local_t v = (w + 1) * kWordBits + __builtin_ctzll(next);
+          if (v < n_local) __builtin_prefetch(csr_.begin(v));
+        }
+      }
       word_t todo = ~visited_bits[w];
       word_t found = 0;
       while (todo) {
@@ -155,13 +167,13 @@ void Hybrid1D::gather_frontier() {
 
 void Hybrid1D::search(vertex_t root, std::span<vertex_t> parents, SearchProfile* profile) {
   std::fill(parents.begin(), parents.end(), kNoParent);
-  visited_.clear();
+  std::copy(isolated_.data(), isolated_.data() + isolated_.num_words(), visited_.data());
   queue_.clear();
   edge_count_t root_degree = 0;
   if (part_.owns(root)) {
     const local_t r = part_.to_local(root);
     parents[r] = root;
-    visited_.set(r);
+    visited_.set(r);  // (an isolated root is already marked: it simply has no tree to grow)
     queue_.push_back(r);
     root_degree = csr_.degree(r);
   }

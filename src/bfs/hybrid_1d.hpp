@@ -45,6 +45,7 @@ class Hybrid1D : public BfsEngine {
   Csr1D csr_;
   edge_count_t global_entries_ = 0;
 
+  Bitmap isolated_;        // local block: degree 0
   Bitmap visited_;         // local block
   Bitmap frontier_local_;  // local block: the current frontier as bits
   Bitmap frontier_;        // all vertices: the gathered frontier for bottom-up steps
