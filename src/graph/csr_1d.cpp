@@ -21,7 +21,7 @@ class BlockedArcs {
  public:
   // `expected` arcs in all, spread about evenly: room is reserved for that many.
   BlockedArcs(local_t rows, int threads, std::int64_t expected) {
-    while ((rows >> shift_) > 4096) ++shift_;  // at most ~4096 blocks of >= 8192 rows
+    while ((rows >> shift_) > 256) ++shift_;  // at most ~256 blocks of >= 8192 rows
     blocks_ = static_cast<int>((rows >> shift_) + 1);
     lists_.resize(static_cast<std::size_t>(threads) * blocks_);
     const std::size_t each = static_cast<std::size_t>(expected / (std::int64_t{threads} * blocks_) * 9 / 8);

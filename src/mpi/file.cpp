@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <filesystem>
 
 #include "core/error.hpp"
 
@@ -29,7 +30,12 @@ File::File(const Comm& comm, const std::string& path, Mode mode) : comm_(comm.ra
     throw UserError("cannot open '" + path + "' for " + (mode == Mode::read ? "reading" : "writing") +
                     (rc != MPI_SUCCESS ? ": " + error_text(rc) : ""));
   }
-  if (mode == Mode::write) MPI_File_set_size(file_, 0);
+  // Truncate what a regular file held before; devices and pipes (/dev/null) have no size to set.
+  if (mode == Mode::write) {
+    int regular = comm.is_root() ? std::filesystem::is_regular_file(path) : 0;
+    MPI_Bcast(&regular, 1, MPI_INT, 0, comm_);
+    if (regular) MPI_File_set_size(file_, 0);
+  }
 }
 
 File::~File() {
