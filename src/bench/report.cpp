@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <fstream>
 #include <ostream>
+#include <thread>
 
 #include "bench/statistics.hpp"
 
@@ -44,6 +46,15 @@ Series series_of(const RunRecord& run) {
 nlohmann::json summary_json(const Summary& s) {
   return {{"min", s.min}, {"firstquartile", s.firstquartile}, {"median", s.median},
           {"thirdquartile", s.thirdquartile}, {"max", s.max}, {"mean", s.mean}, {"stddev", s.stddev}};
+}
+
+// The processor's name as /proc/cpuinfo gives it, or "" elsewhere.
+std::string cpu_model() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);) {
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+  }
+  return "";
 }
 
 std::string host_name() {
@@ -99,7 +110,8 @@ nlohmann::json to_json(const RunRecord& run, const std::string& command_line) {
         {"bfs", o.bfs.engine}, {"alpha", o.bfs.alpha}, {"beta", o.bfs.beta},
         {"summary_granularity", o.bfs.summary_granularity}, {"skip_validation", o.skip_validation}}},
       {"machine",
-       {{"host", host_name()}, {"num_mpi_processes", run.num_mpi_processes},
+       {{"host", host_name()}, {"cpu", cpu_model()}, {"cores", std::thread::hardware_concurrency()},
+        {"num_mpi_processes", run.num_mpi_processes},
         {"threads_per_process", run.threads_per_process}}},
       {"graph",
        {{"vertices", std::int64_t{1} << o.scale}, {"edge_tuples", (std::int64_t{1} << o.scale) * o.edgefactor},

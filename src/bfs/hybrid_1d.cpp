@@ -65,12 +65,7 @@ Hybrid1D::StepCounts Hybrid1D::top_down_step(std::span<vertex_t> parents) {
         }
       }
     }
-#pragma omp atomic
-    total.edges_examined += mine.edges_examined;
-#pragma omp atomic
-    total.discovered += mine.discovered;
-#pragma omp atomic
-    total.discovered_edges += mine.discovered_edges;
+    total.add_atomic(mine);
   }
   const std::vector<Pair> arrived = buckets_.exchange(comm_);
   const std::int64_t n_arrived = static_cast<std::int64_t>(arrived.size());
@@ -82,10 +77,7 @@ Hybrid1D::StepCounts Hybrid1D::top_down_step(std::span<vertex_t> parents) {
     for (std::int64_t i = 0; i < n_arrived; ++i) {
       claim(part_.to_local(arrived[i].vertex), arrived[i].parent, parents, mine, next);
     }
-#pragma omp atomic
-    total.discovered += mine.discovered;
-#pragma omp atomic
-    total.discovered_edges += mine.discovered_edges;
+    total.add_atomic(mine);
   }
   queue_.clear();
   for (auto& next : thread_next_) queue_.insert(queue_.end(), next.begin(), next.end());
@@ -132,12 +124,7 @@ Hybrid1D::StepCounts Hybrid1D::bottom_up_step(std::span<vertex_t> parents) {
       next_bits[w] = found;
       visited_bits[w] |= found;
     }
-#pragma omp atomic
-    total.edges_examined += mine.edges_examined;
-#pragma omp atomic
-    total.discovered += mine.discovered;
-#pragma omp atomic
-    total.discovered_edges += mine.discovered_edges;
+    total.add_atomic(mine);
   }
   return total;
 }

@@ -25,6 +25,15 @@ class Hybrid1D : public BfsEngine {
     std::int64_t discovered = 0;
     std::int64_t discovered_edges = 0;
     std::int64_t edges_examined = 0;
+    // Adds one thread's counts into the step's (called once per thread).
+    void add_atomic(const StepCounts& mine) {
+#pragma omp atomic
+      discovered += mine.discovered;
+#pragma omp atomic
+      discovered_edges += mine.discovered_edges;
+#pragma omp atomic
+      edges_examined += mine.edges_examined;
+    }
   };
   struct Pair {
     vertex_t vertex;
