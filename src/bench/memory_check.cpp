@@ -27,6 +27,7 @@ std::int64_t estimate_run_bytes(int scale, int edgefactor, int num_ranks) {
   double bytes = 16 * m_local;                                  // edge slice
   bytes += 8 * 2 * m_local + 16 * n_local;                      // CSR columns (before dedup), offsets, cursor
   bytes += 3 * 2 * 16 * std::min(m_local, kChunkTuples);        // construction buckets, send and receive
+  bytes += 48 * std::min(2 * m_local, kChunkTuples);             // ordering rows: degree queries
   bytes += 8 * n_local + 3 * n_local / 8 + n / 8 + 16 * n_local; // parents, bitmaps, gathered frontier, queues
   bytes += 16 * m_local;                                        // top-down (vertex, parent) buffers
   bytes += 4 * n_local + 2 * 48 * std::min(m_local, kChunkTuples / 2);  // validation levels and queries

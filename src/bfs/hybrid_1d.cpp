@@ -14,6 +14,7 @@ Hybrid1D::Hybrid1D(const BfsOptions& options, const mpi::Comm& comm, const Parti
 
 void Hybrid1D::build(const EdgeSlice& slice) {
   csr_ = build_csr_1d(slice, part_, comm_);
+  order_rows_by_degree(csr_, comm_);
   global_entries_ = comm_.allreduce<edge_count_t>(csr_.local_entries(), mpi::Op::sum);
   visited_ = Bitmap(part_.local_count());
   // Vertices without neighbours can never join a tree: starting each search with them marked as

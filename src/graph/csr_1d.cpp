@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "exchange/owner_buckets.hpp"
+#include "exchange/owner_query.hpp"
 
 namespace g500 {
 namespace {
@@ -147,6 +148,43 @@ Csr1D build_csr_1d(const EdgeSlice& slice, const Partition1D& part, const mpi::C
   }
   csr.offsets[n_local] = block_start.back();
   return csr;
+}
+
+void order_rows_by_degree(Csr1D& csr, const mpi::Comm& comm, std::int64_t chunk) {
+  const Partition1D& part = csr.part;
+  const local_t n_local = part.local_count();
+  exchange::OwnerQuery<vertex_t, std::int64_t> query(comm, part);
+  std::vector<std::int64_t> degree;
+  // Rounds cover whole rows: [row, next_row) holds at most `chunk` entries (or one longer row).
+  // Two consecutive rounds hold more than `chunk` entries, which bounds the rounds any rank needs.
+  const std::int64_t rounds =
+      comm.allreduce<std::int64_t>(2 * ((csr.local_entries() + chunk - 1) / chunk) + 1, mpi::Op::max);
+  local_t row = 0;
+  for (std::int64_t r = 0; r < rounds; ++r) {
+    local_t next_row = row;
+    while (next_row < n_local && (next_row == row || csr.offsets[next_row + 1] - csr.offsets[row] <= chunk)) {
+      ++next_row;
+    }
+    const edge_count_t first = csr.offsets[row], last = csr.offsets[next_row];
+    degree.resize(last - first);
+    query.ask(std::span<const vertex_t>(csr.columns.data() + first, last - first), degree,
+              [](vertex_t v) { return v; }, [&](vertex_t v) { return csr.degree(part.to_local(v)); },
+              [&](local_t i) { __builtin_prefetch(&csr.offsets[i]); });
+#pragma omp parallel
+    {
+      std::vector<std::pair<std::int64_t, vertex_t>> keyed;
+#pragma omp for schedule(dynamic, 256)
+      for (local_t i = row; i < next_row; ++i) {
+        keyed.clear();
+        for (edge_count_t k = csr.offsets[i]; k < csr.offsets[i + 1]; ++k) {
+          keyed.emplace_back(-degree[k - first], csr.columns[k]);
+        }
+        std::sort(keyed.begin(), keyed.end());
+        for (std::size_t k = 0; k < keyed.size(); ++k) csr.columns[csr.offsets[i] + k] = keyed[k].second;
+      }
+    }
+    row = next_row;
+  }
 }
 
 }  // namespace g500

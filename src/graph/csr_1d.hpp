@@ -28,4 +28,10 @@ struct Csr1D {
 Csr1D build_csr_1d(const EdgeSlice& slice, const Partition1D& part, const mpi::Comm& comm,
                    std::int64_t chunk = std::int64_t{1} << 22);
 
+// Reorders every row by the degree of its neighbours, highest first (ties by id), asking the owners
+// for the degrees in rounds of at most `chunk` entries. A bottom-up step stops at the first
+// neighbour in the frontier, and the frontier fills with high-degree vertices first, so this cuts
+// the entries it examines. Collective; the result does not depend on rank or thread counts.
+void order_rows_by_degree(Csr1D& csr, const mpi::Comm& comm, std::int64_t chunk = std::int64_t{1} << 22);
+
 }  // namespace g500

@@ -35,5 +35,34 @@ TEST(Csr1D, RowsAreTheSortedDistinctNeighbours) {
   }
 }
 
+// After ordering, each row holds the same neighbours, highest global degree first, ties by id,
+// whatever the round size.
+TEST(Csr1D, RowsOrderedByNeighbourDegree) {
+  const mpi::Comm world = mpi::Comm::world();
+  const KroneckerGenerator gen(10, 16, 6);
+  const std::vector<Edge> edges = all_edges(gen);
+  std::vector<std::set<vertex_t>> expect(gen.num_vertices());
+  for (const Edge& e : edges) {
+    if (e.u == e.v) continue;
+    expect[e.u].insert(e.v);
+    expect[e.v].insert(e.u);
+  }
+  const EdgeSlice slice = slice_of(edges, gen.num_vertices(), world);
+  const Partition1D part(gen.num_vertices(), world.size(), world.rank());
+  for (std::int64_t chunk : {std::int64_t{7}, std::int64_t{500}, std::int64_t{1} << 22}) {
+    Csr1D csr = build_csr_1d(slice, part, world);
+    order_rows_by_degree(csr, world, chunk);
+    for (local_t i = 0; i < part.local_count(); ++i) {
+      const auto& want = expect[part.to_global(i)];
+      ASSERT_EQ(csr.degree(i), static_cast<edge_count_t>(want.size()));
+      ASSERT_EQ(std::set<vertex_t>(csr.begin(i), csr.end(i)), want);
+      for (const vertex_t* it = csr.begin(i); it + 1 < csr.end(i); ++it) {
+        const std::size_t d0 = expect[it[0]].size(), d1 = expect[it[1]].size();
+        ASSERT_TRUE(d0 > d1 || (d0 == d1 && it[0] < it[1])) << "row " << i << " chunk " << chunk;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace g500
