@@ -2,6 +2,7 @@
 // Small graphs and a serial BFS oracle for tests.
 #include <cstdint>
 #include <queue>
+#include <set>
 #include <vector>
 
 #include "core/types.hpp"
@@ -27,6 +28,17 @@ inline EdgeSlice slice_of(const std::vector<Edge>& edges, vertex_t n, const mpi:
   const std::int64_t last = slice_begin(s.global_edges, comm.rank() + 1, comm.size());
   s.edges.assign(edges.begin() + s.first, edges.begin() + last);
   return s;
+}
+
+// The distinct neighbours of every vertex, self-loops left out.
+inline std::vector<std::set<vertex_t>> neighbour_sets(const std::vector<Edge>& edges, vertex_t n) {
+  std::vector<std::set<vertex_t>> adj(n);
+  for (const Edge& e : edges) {
+    if (e.u == e.v) continue;
+    adj[e.u].insert(e.v);
+    adj[e.v].insert(e.u);
+  }
+  return adj;
 }
 
 // Serial BFS depth of every vertex (-1 unreached).

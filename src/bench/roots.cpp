@@ -16,6 +16,7 @@ Bitmap connected_vertices(const EdgeSlice& slice, const Partition1D& part, const
   const std::int64_t n = static_cast<std::int64_t>(slice.edges.size());
   const std::int64_t chunk = std::int64_t{1} << 22;
   const std::int64_t rounds = comm.allreduce<std::int64_t>((n + chunk - 1) / chunk, mpi::Op::max);
+  std::vector<vertex_t> got;
   for (std::int64_t r = 0; r < rounds; ++r) {
     const std::int64_t first = std::min(n, r * chunk), last = std::min(n, (r + 1) * chunk);
 #pragma omp parallel
@@ -29,7 +30,7 @@ Bitmap connected_vertices(const EdgeSlice& slice, const Partition1D& part, const
         buckets.push(t, part.owner(e.v), e.v);
       }
     }
-    const std::vector<vertex_t> got = buckets.exchange(comm);
+    buckets.exchange(comm, got);
 #pragma omp parallel for schedule(static)
     for (std::size_t i = 0; i < got.size(); ++i) connected.set_atomic(part.to_local(got[i]));
   }

@@ -68,7 +68,8 @@ Hybrid1D::StepCounts Hybrid1D::top_down_step(std::span<vertex_t> parents) {
     }
     total.add_atomic(mine);
   }
-  const std::vector<Pair> arrived = buckets_.exchange(comm_);
+  buckets_.exchange(comm_, arrived_);
+  const std::vector<Pair>& arrived = arrived_;
   const std::int64_t n_arrived = static_cast<std::int64_t>(arrived.size());
 #pragma omp parallel
   {

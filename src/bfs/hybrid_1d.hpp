@@ -62,6 +62,7 @@ class Hybrid1D : public BfsEngine {
   std::vector<local_t> queue_;  // the current frontier as local indices
   std::vector<std::vector<local_t>> thread_next_;
   exchange::OwnerBuckets<Pair> buckets_;
+  std::vector<Pair> arrived_;
   std::vector<int> word_counts_, word_displs_;
 };
 

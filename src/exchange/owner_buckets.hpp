@@ -28,15 +28,8 @@ class OwnerBuckets {
     return n;
   }
 
-  // Sends every bucket to its destination and empties them; returns what this rank received,
-  // grouped by source rank. Collective over comm.
-  std::vector<T> exchange(const mpi::Comm& comm) {
-    std::vector<T> received;
-    exchange(comm, received);
-    return received;
-  }
-
-  // The same, receiving into `received`, whose memory is reused from round to round.
+  // Sends every bucket to its destination and empties them; `received` gets what this rank
+  // received, grouped by source rank, in memory reused from round to round. Collective over comm.
   void exchange(const mpi::Comm& comm, std::vector<T>& received) {
     const int threads = num_threads();
     std::vector<int> send_counts(num_ranks_, 0);

@@ -16,12 +16,7 @@ TEST(Csr1D, RowsAreTheSortedDistinctNeighbours) {
   const mpi::Comm world = mpi::Comm::world();
   const KroneckerGenerator gen(10, 16, 4);
   const std::vector<Edge> edges = all_edges(gen);
-  std::vector<std::set<vertex_t>> expect(gen.num_vertices());
-  for (const Edge& e : edges) {
-    if (e.u == e.v) continue;
-    expect[e.u].insert(e.v);
-    expect[e.v].insert(e.u);
-  }
+  const std::vector<std::set<vertex_t>> expect = neighbour_sets(edges, gen.num_vertices());
   const EdgeSlice slice = slice_of(edges, gen.num_vertices(), world);
   const Partition1D part(gen.num_vertices(), world.size(), world.rank());
   for (std::int64_t chunk : {std::int64_t{1000}, std::int64_t{1} << 22}) {
@@ -41,12 +36,7 @@ TEST(Csr1D, RowsOrderedByNeighbourDegree) {
   const mpi::Comm world = mpi::Comm::world();
   const KroneckerGenerator gen(10, 16, 6);
   const std::vector<Edge> edges = all_edges(gen);
-  std::vector<std::set<vertex_t>> expect(gen.num_vertices());
-  for (const Edge& e : edges) {
-    if (e.u == e.v) continue;
-    expect[e.u].insert(e.v);
-    expect[e.v].insert(e.u);
-  }
+  const std::vector<std::set<vertex_t>> expect = neighbour_sets(edges, gen.num_vertices());
   const EdgeSlice slice = slice_of(edges, gen.num_vertices(), world);
   const Partition1D part(gen.num_vertices(), world.size(), world.rank());
   for (std::int64_t chunk : {std::int64_t{7}, std::int64_t{500}, std::int64_t{1} << 22}) {
