@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "core/timer.hpp"
 
@@ -26,8 +27,9 @@ void Hybrid1D::build(const EdgeSlice& slice) {
   frontier_ = Bitmap(part_.num_vertices());
   summary_ = SummaryBitmap(part_.num_vertices(), options_.summary_granularity);
   thread_next_.assign(omp_get_max_threads(), {});
+  word_counts_.assign(comm_.size(), 0);
   for (int r = 0; r < comm_.size(); ++r) {
-    word_counts_.push_back(static_cast<int>(part_.first_word(r + 1) - part_.first_word(r)));
+    word_counts_[r] = static_cast<int>(part_.first_word(r + 1) - part_.first_word(r));
   }
   word_displs_ = mpi::Comm::displacements(word_counts_);
 }
@@ -155,6 +157,9 @@ void Hybrid1D::gather_frontier() {
 }
 
 void Hybrid1D::search(vertex_t root, std::span<vertex_t> parents, SearchProfile* profile) {
+  if (static_cast<local_t>(parents.size()) != part_.local_count()) {
+    throw std::invalid_argument("hybrid-1d: the parent array does not match this rank's block");
+  }
   std::fill(parents.begin(), parents.end(), kNoParent);
   std::copy(isolated_.data(), isolated_.data() + isolated_.num_words(), visited_.data());
   queue_.clear();
