@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "exchange/owner_buckets.hpp"
+#include "exchange/rounds.hpp"
 #include "generator/counter_rng.hpp"
 
 namespace g500 {
@@ -15,10 +16,8 @@ Bitmap connected_vertices(const EdgeSlice& slice, const Partition1D& part, const
   exchange::OwnerBuckets<vertex_t> buckets(comm.size(), omp_get_max_threads());
   const std::int64_t n = static_cast<std::int64_t>(slice.edges.size());
   const std::int64_t chunk = std::int64_t{1} << 22;
-  const std::int64_t rounds = comm.allreduce<std::int64_t>((n + chunk - 1) / chunk, mpi::Op::max);
   std::vector<vertex_t> got;
-  for (std::int64_t r = 0; r < rounds; ++r) {
-    const std::int64_t first = std::min(n, r * chunk), last = std::min(n, (r + 1) * chunk);
+  exchange::in_rounds(comm, n, chunk, [&](std::int64_t first, std::int64_t last) {
 #pragma omp parallel
     {
       const int t = omp_get_thread_num();
@@ -33,7 +32,7 @@ Bitmap connected_vertices(const EdgeSlice& slice, const Partition1D& part, const
     buckets.exchange(comm, got);
 #pragma omp parallel for schedule(static)
     for (std::size_t i = 0; i < got.size(); ++i) connected.set_atomic(part.to_local(got[i]));
-  }
+  });
   return connected;
 }
 

@@ -7,6 +7,7 @@
 
 #include "exchange/owner_buckets.hpp"
 #include "exchange/owner_query.hpp"
+#include "exchange/rounds.hpp"
 
 namespace g500 {
 namespace {
@@ -91,9 +92,7 @@ Csr1D build_csr_1d(const EdgeSlice& slice, const Partition1D& part, const mpi::C
   exchange::OwnerBuckets<Arc> outgoing(comm.size(), threads);
   std::vector<Arc> arrived;
   const std::int64_t n = static_cast<std::int64_t>(slice.edges.size());
-  const std::int64_t rounds = comm.allreduce<std::int64_t>((n + chunk - 1) / chunk, mpi::Op::max);
-  for (std::int64_t r = 0; r < rounds; ++r) {
-    const std::int64_t first = std::min(n, r * chunk), last = std::min(n, (r + 1) * chunk);
+  exchange::in_rounds(comm, n, chunk, [&](std::int64_t first, std::int64_t last) {
 #pragma omp parallel
     {
       const int t = omp_get_thread_num();
@@ -118,7 +117,7 @@ Csr1D build_csr_1d(const EdgeSlice& slice, const Partition1D& part, const mpi::C
 #pragma omp for schedule(static)
       for (std::int64_t i = 0; i < got; ++i) arcs.add(t, part.to_local(arrived[i].from), arrived[i].to);
     }
-  }
+  });
   std::vector<Arc>().swap(arrived);
 
   // Build each block in cache, then lay the blocks out back to back.

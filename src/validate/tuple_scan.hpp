@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "exchange/owner_query.hpp"
+#include "exchange/rounds.hpp"
 #include "generator/edge_slice.hpp"
 
 namespace g500 {
@@ -25,12 +26,10 @@ template <class Reply, class Answer, class Prefetch, class Visit>
 void scan_tuples(const EdgeSlice& slice, const Partition1D& part, const mpi::Comm& comm, std::int64_t chunk,
                  Answer&& answer, Prefetch&& prefetch, Visit&& visit) {
   const std::int64_t n = static_cast<std::int64_t>(slice.edges.size());
-  const std::int64_t rounds = comm.allreduce<std::int64_t>((n + chunk - 1) / chunk, mpi::Op::max);
   exchange::OwnerQuery<EndpointQuestion, Reply> query(comm, part);
   std::vector<EndpointQuestion> questions;
   std::vector<Reply> replies;
-  for (std::int64_t r = 0; r < rounds; ++r) {
-    const std::int64_t first = std::min(n, r * chunk), last = std::min(n, (r + 1) * chunk);
+  exchange::in_rounds(comm, n, chunk, [&](std::int64_t first, std::int64_t last) {
     questions.resize(2 * (last - first));
     replies.resize(questions.size());
 #pragma omp parallel for schedule(static)
@@ -48,7 +47,7 @@ void scan_tuples(const EdgeSlice& slice, const Partition1D& part, const mpi::Com
         visit(t, slice.edges[i], replies[2 * (i - first)], replies[2 * (i - first) + 1]);
       }
     }
-  }
+  });
 }
 
 }  // namespace g500

@@ -1,0 +1,19 @@
+#pragma once
+// Bounded rounds of collective work: a rank's items [0, n) are handled in pieces of at most
+// `chunk`, so exchange buffers stay small. Every rank runs as many rounds as the busiest one (with
+// empty pieces once its own items are done), because each round is collective.
+#include <algorithm>
+#include <cstdint>
+
+#include "mpi/comm.hpp"
+
+namespace g500::exchange {
+
+// Calls piece(first, last) once per round.
+template <class Piece>
+void in_rounds(const mpi::Comm& comm, std::int64_t n, std::int64_t chunk, Piece&& piece) {
+  const std::int64_t rounds = comm.allreduce<std::int64_t>((n + chunk - 1) / chunk, mpi::Op::max);
+  for (std::int64_t r = 0; r < rounds; ++r) piece(std::min(n, r * chunk), std::min(n, (r + 1) * chunk));
+}
+
+}  // namespace g500::exchange
