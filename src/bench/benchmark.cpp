@@ -60,8 +60,9 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
 
   const std::vector<vertex_t> roots =
       choose_roots(connected_vertices(slice, part, comm), part, comm, options.roots, options.seed);
+  if (roots.empty()) throw UserError("no vertex has an edge other than a self-loop: there is nothing to search");
   big_vector<vertex_t> parents(part.local_count());
-  if (!roots.empty()) engine->search(roots.front(), parents, nullptr);  // warm-up, untimed
+  engine->search(roots.front(), parents, nullptr);  // warm-up, untimed
 
   for (std::size_t k = 0; k < roots.size(); ++k) {
     RootRecord rec;

@@ -30,7 +30,6 @@ struct RunRecord {
   int threads_per_process = 1;
   double generation_seconds = 0;
   double construction_seconds = 0;
-  std::int64_t graph_entries = 0;  // directed adjacency entries after construction
   std::vector<RootRecord> roots;
   bool validated = true;  // false when --skip-validation
 };

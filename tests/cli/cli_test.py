@@ -45,6 +45,10 @@ class BadInput(unittest.TestCase):
         self.assert_clean_error(["--scale", "42"], "not enough memory", np=2)
         self.assert_clean_error(["generate", "--scale", "40", "-o", "/tmp/never"], "not enough memory")
 
+    def test_graph_without_edges(self):
+        # With this seed both tuples of the SCALE 1, edgefactor 1 graph are self-loops.
+        self.assert_clean_error(["--scale", "1", "--edgefactor", "1", "--seed", "2", "-q"], "nothing to search")
+
     def test_unwritable_outputs(self):
         self.assert_clean_error(["generate", "--scale", "4", "-o", "/nonexistent/dir/g.bin"], "cannot open", np=2)
         self.assert_clean_error(["--scale", "6", "-q", "--json", "/nonexistent/dir/r.json"], "cannot write JSON")
