@@ -47,11 +47,11 @@ Hybrid1D::StepCounts Hybrid1D::top_down_step(std::span<vertex_t> parents) {
   StepCounts total;
   const int me = comm_.rank();
   const std::int64_t frontier_size = static_cast<std::int64_t>(queue_.size());
+  for (auto& next : thread_next_) next.clear();  // here, not per thread: a smaller team leaves some unused
 #pragma omp parallel
   {
     const int t = omp_get_thread_num();
     std::vector<local_t>& next = thread_next_[t];
-    next.clear();
     StepCounts mine;
 #pragma omp for schedule(dynamic, 64) nowait
     for (std::int64_t i = 0; i < frontier_size; ++i) {

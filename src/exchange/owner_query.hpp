@@ -39,8 +39,9 @@ class OwnerQuery {
     counts_.assign(static_cast<std::size_t>(threads) * p, 0);
 #pragma omp parallel num_threads(threads)
     {
-      const int t = omp_get_thread_num();
-      const std::int64_t first = n * t / threads, last = n * (t + 1) / threads;
+      // The runtime may grant fewer threads than asked: split by the team actually running.
+      const int t = omp_get_thread_num(), team = omp_get_num_threads();
+      const std::int64_t first = n * t / team, last = n * (t + 1) / team;
       std::int64_t* count = counts_.data() + static_cast<std::size_t>(t) * p;
       for (std::int64_t i = first; i < last; ++i) {
         if (i + kAhead < last) {
@@ -59,7 +60,7 @@ class OwnerQuery {
         send_counts_.assign(p, 0);
         std::int64_t at = 0;
         for (int d = 0; d < p; ++d) {
-          for (int u = 0; u < threads; ++u) {
+          for (int u = 0; u < team; ++u) {
             const std::int64_t c = counts_[static_cast<std::size_t>(u) * p + d];
             counts_[static_cast<std::size_t>(u) * p + d] = at;
             at += c;
