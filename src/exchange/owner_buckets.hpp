@@ -22,12 +22,6 @@ class OwnerBuckets {
   void push(int thread, int dest, const T& item) { bucket(thread, dest).push_back(item); }
   std::vector<T>& bucket(int thread, int dest) { return buckets_[static_cast<std::size_t>(thread) * num_ranks_ + dest]; }
 
-  std::int64_t total() const {
-    std::int64_t n = 0;
-    for (const auto& b : buckets_) n += static_cast<std::int64_t>(b.size());
-    return n;
-  }
-
   // Sends every bucket to its destination and empties them; `received` gets what this rank
   // received, grouped by source rank, in memory reused from round to round. Collective over comm.
   void exchange(const mpi::Comm& comm, std::vector<T>& received) {

@@ -97,16 +97,8 @@ class Comm {
     MPI_Allgatherv(mine.data(), detail::checked_count(mine.size()), detail::bytes_type<T>(), out,
                    counts.data(), displs.data(), detail::bytes_type<T>(), comm_);
   }
-  // Personalized all-to-all: send[send_displs[r] .. + send_counts[r]) goes to rank r. Returns what
-  // arrived, ordered by source rank; recv_counts receives how many came from each rank.
-  template <class T>
-  std::vector<T> alltoallv(std::span<const T> send, const std::vector<int>& send_counts,
-                           std::vector<int>& recv_counts) const {
-    std::vector<T> recv;
-    recv_counts = alltoallv_into(send, send_counts, recv);
-    return recv;
-  }
-  // The same into a caller's buffer (resized, its capacity reused); returns the receive counts.
+  // Personalized all-to-all: send[displs[r] .. + send_counts[r]) goes to rank r. `recv` gets what
+  // arrived, ordered by source rank (resized, its capacity reused); returns the receive counts.
   template <class T>
   std::vector<int> alltoallv_into(std::span<const T> send, const std::vector<int>& send_counts,
                                   std::vector<T>& recv) const {
