@@ -5,10 +5,8 @@ NP         ?= 2
 SCALE      ?= 20
 JOBS       ?= $(shell nproc)
 
-# Open MPI refuses root and more ranks than cores unless told; CI runs as root on 2 cores.
-export OMPI_ALLOW_RUN_AS_ROOT=1
-export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
+# Every mpirun goes through scripts/mpirun (oversubscription, binding, root: written once there).
+MPIRUN     := $(CURDIR)/scripts/mpirun
 
 .PHONY: deps build build-asan run test clean
 
@@ -24,7 +22,7 @@ build-asan: deps
 	cmake --build $(BUILD_ASAN) -j $(JOBS) --target unit_tests
 
 run: build
-	OMP_NUM_THREADS=1 mpirun -np $(NP) --bind-to none $(BUILD)/g500 --scale $(SCALE) --json $(BUILD)/result.json
+	OMP_NUM_THREADS=1 $(MPIRUN) -np $(NP) $(BUILD)/g500 --scale $(SCALE) --json $(BUILD)/result.json
 
 test: build build-asan
 	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -L unit

@@ -3,15 +3,20 @@ import os
 import subprocess
 
 G500 = os.environ["G500"]
-MPIEXEC = os.environ.get("MPIEXEC", "mpirun")
+# scripts/mpirun: the project's one place for mpirun flags and Open MPI variables.
+MPIRUN = os.environ.get("G500_MPIRUN",
+                        os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "mpirun"))
 
 
-def run(args, np=None, threads=1, timeout=300):
-    """Runs g500 with args; returns CompletedProcess. np=None runs it without mpirun."""
+def run(args, np=None, threads=1, timeout=300, bind=None):
+    """Runs g500 with args; returns CompletedProcess. np=None runs it without mpirun; bind=core
+    binds each rank to a core (the default of a bare mpirun)."""
     cmd = [G500] + args
     if np is not None:
-        cmd = [MPIEXEC, "-np", str(np), "--oversubscribe", "--bind-to", "none"] + cmd
+        cmd = [MPIRUN, "-np", str(np)] + cmd
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    if bind:
+        env["G500_BIND"] = bind
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
 
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/types.hpp"
-#include "generator/edge_slice.hpp"
+#include "generator/generate_slice.hpp"
 #include "generator/kronecker.hpp"
 #include "mpi/comm.hpp"
 
@@ -20,9 +20,8 @@ inline std::vector<Edge> all_edges(const KroneckerGenerator& gen) {
 }
 
 // This rank's share of an explicit tuple list, split as the generator splits.
-inline EdgeSlice slice_of(const std::vector<Edge>& edges, vertex_t n, const mpi::Comm& comm) {
+inline EdgeSlice slice_of(const std::vector<Edge>& edges, const mpi::Comm& comm) {
   EdgeSlice s;
-  s.num_vertices = n;
   s.global_edges = static_cast<std::int64_t>(edges.size());
   s.first = slice_begin(s.global_edges, comm.rank(), comm.size());
   const std::int64_t last = slice_begin(s.global_edges, comm.rank() + 1, comm.size());
@@ -62,6 +61,17 @@ inline std::vector<int> bfs_levels(const std::vector<Edge>& edges, vertex_t n, v
       }
   }
   return level;
+}
+
+// Vertices found at each depth 1, 2, ... of a serial BFS (the root, depth 0, left out).
+inline std::vector<std::int64_t> found_per_level(const std::vector<int>& level) {
+  std::vector<std::int64_t> per_level;
+  for (int l : level) {
+    if (l < 1) continue;
+    if (static_cast<int>(per_level.size()) < l) per_level.resize(l, 0);
+    ++per_level[l - 1];
+  }
+  return per_level;
 }
 
 }  // namespace g500::testing

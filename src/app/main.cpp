@@ -1,14 +1,20 @@
-// g500: parse options, then hand over to the harness. Errors a user can cause end here as one
-// line on stderr and exit status 1, on every rank.
+// g500: parse options, start MPI at the thread level the chosen engine needs, then hand over to
+// the harness. Errors a user can cause end here as one line on stderr and exit status 1, on every
+// rank.
+#include <omp.h>
+
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <new>
+#include <optional>
 
-#include "app/options.hpp"
-#include "bench/benchmark.hpp"
-#include "bench/report.hpp"
+#include "app/command_line.hpp"
+#include "bfs/registry.hpp"
+#include "core/affinity.hpp"
 #include "core/error.hpp"
+#include "harness/benchmark.hpp"
+#include "harness/report.hpp"
+#include "io/output_file.hpp"
 #include "mpi/comm.hpp"
 
 namespace {
@@ -19,52 +25,90 @@ std::string joined(int argc, char** argv) {
   return s;
 }
 
-void write_json(const std::string& path, const g500::RunRecord& run, const std::string& command_line) {
-  std::ofstream out(path);
-  if (!out) throw g500::UserError("cannot write JSON to '" + path + "'");
-  out << g500::to_json(run, command_line).dump(1) << '\n';
+// Collective: every output is checked on rank 0 before any work, without touching it.
+void check_outputs(const std::vector<std::string>& paths, const g500::mpi::Comm& comm) {
+  std::string failure;
+  if (comm.is_root()) {
+    for (const std::string& path : paths) {
+      if (path.empty() || !failure.empty()) continue;
+      try {
+        g500::io::check_writable(path);
+      } catch (const g500::UserError& e) {
+        failure = e.what();
+      }
+    }
+  }
+  failure = comm.broadcast_string(failure, 0);
+  if (!failure.empty()) throw g500::UserError(failure);
 }
 
-// Collective: fails on every rank before any work if rank 0 cannot create the JSON file.
-void check_writable(const std::string& path, const g500::mpi::Comm& comm) {
-  int ok = 1;
-  if (comm.is_root()) ok = std::ofstream(path) ? 1 : 0;
-  if (!comm.allreduce(ok, g500::mpi::Op::min)) throw g500::UserError("cannot write JSON to '" + path + "'");
+// Collective: a warning on rank 0 when some rank has more threads than CPUs it may use.
+void warn_oversubscribed_threads(const g500::mpi::Comm& comm) {
+  const int cpus = g500::usable_cpus();
+  const int over = cpus > 0 && omp_get_max_threads() > cpus ? 1 : 0;
+  const int worst = comm.allreduce(over ? cpus : 1 << 30, g500::mpi::Op::min);
+  if (comm.is_root() && worst != 1 << 30) {
+    std::fprintf(stderr,
+                 "g500: warning: %d OpenMP threads per rank but a rank may use only %d CPU(s): threads will share "
+                 "cores and run much slower; use mpirun --bind-to none (or a wider binding) or fewer threads\n",
+                 omp_get_max_threads(), worst);
+  }
+}
+
+int run(const g500::Command& cmd, int argc, char** argv, const g500::mpi::Comm& world) {
+  switch (cmd.kind) {
+    case g500::Command::Kind::help:
+      if (world.is_root()) std::cout << cmd.help_text;
+      return 0;
+    case g500::Command::Kind::generate:
+      check_outputs({cmd.generate.output, cmd.generate.weights_output}, world);
+      g500::run_generate(cmd.generate, world);
+      return 0;
+    case g500::Command::Kind::run: {
+      check_outputs({cmd.run.json_path}, world);
+      if (!cmd.run.quiet) warn_oversubscribed_threads(world);
+      const g500::RunRecord run = g500::run_benchmark(cmd.run, world);
+      if (world.is_root()) {
+        g500::print_statistics(std::cout, run);
+        std::cout.flush();
+      }
+      // Rank 0 writes the JSON; every rank learns whether that worked, so all exit alike.
+      if (!cmd.run.json_path.empty()) {
+        std::string failure;
+        if (world.is_root()) {
+          try {
+            g500::io::write_text_file(cmd.run.json_path, g500::to_json(run, joined(argc, argv)).dump(1) + "\n");
+          } catch (const g500::UserError& e) {
+            failure = e.what();
+          }
+        }
+        failure = world.broadcast_string(failure, 0);
+        if (!failure.empty()) throw g500::UserError(failure);
+      }
+      return 0;
+    }
+  }
+  return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  g500::mpi::Environment env(argc, argv);
+  // Options first (no MPI needed), so MPI starts at the thread level the chosen engine needs.
+  std::optional<g500::Command> cmd;
+  std::string parse_error;
+  g500::mpi::ThreadLevel level = g500::mpi::ThreadLevel::funneled;
+  try {
+    cmd = g500::parse_command_line(argc, argv);
+    if (cmd->kind == g500::Command::Kind::run) level = g500::find_engine(cmd->run.bfs.engine).thread_level;
+  } catch (const g500::UserError& e) {
+    parse_error = e.what();
+  }
+  g500::mpi::Environment env(argc, argv, level);
   const g500::mpi::Comm world = g500::mpi::Comm::world();
   try {
-    const g500::Command cmd = g500::parse_command_line(argc, argv);
-    switch (cmd.kind) {
-      case g500::Command::Kind::help:
-        if (world.is_root()) std::cout << cmd.help_text;
-        return 0;
-      case g500::Command::Kind::generate:
-        g500::run_generate(cmd.generate, world);
-        return 0;
-      case g500::Command::Kind::run: {
-        if (!cmd.run.json_path.empty()) check_writable(cmd.run.json_path, world);
-        const g500::RunRecord run = g500::run_benchmark(cmd.run, world);
-        // Only rank 0 writes, so a failure to write is rank 0's alone: report it and stop the job.
-        if (world.is_root()) {
-          g500::print_statistics(std::cout, run);
-          std::cout.flush();
-          if (!cmd.run.json_path.empty()) {
-            try {
-              write_json(cmd.run.json_path, run, joined(argc, argv));
-            } catch (const g500::UserError& e) {
-              std::fprintf(stderr, "g500: error: %s\n", e.what());
-              world.abort(1);
-            }
-          }
-        }
-        return 0;
-      }
-    }
+    if (!parse_error.empty()) throw g500::UserError(parse_error);
+    return run(*cmd, argc, argv, world);
   } catch (const g500::UserError& e) {
     if (world.is_root()) std::fprintf(stderr, "g500: error: %s\n", e.what());
     return 1;

@@ -1,8 +1,10 @@
 #pragma once
-// What one BFS level did, in global counts (identical on every rank) and rank 0's wall time.
+// What one BFS level did: global counts (identical on every rank), rank 0's wall time, and the
+// traffic of the level (this rank's while searching; summed over ranks by the harness afterwards).
 #include <cstdint>
-#include <string>
 #include <vector>
+
+#include "mpi/traffic.hpp"
 
 namespace g500 {
 
@@ -18,6 +20,8 @@ struct LevelRecord {
   std::int64_t discovered = 0;         // vertices that joined the tree at this level
   std::int64_t edges_examined = 0;     // adjacency entries looked at
   double seconds = 0;
+  mpi::TrafficCounts traffic;          // calls, messages, bytes by operation kind; logical counts
+  std::int64_t max_rank_bytes_sent = 0;  // the busiest rank's bytes sent (after the harness's sum)
 };
 
 using SearchProfile = std::vector<LevelRecord>;

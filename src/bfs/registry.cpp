@@ -1,14 +1,27 @@
-#include "bfs/engine.hpp"
-#include "bfs/hybrid_1d.hpp"
+#include "bfs/registry.hpp"
+
 #include "core/error.hpp"
 
 namespace g500 {
 
-std::vector<std::string> engine_names() { return {"hybrid-1d"}; }
+const std::vector<EngineSpec>& engine_table() {
+  static const std::vector<EngineSpec> table = {
+      {"hybrid-1d", "direction-optimizing BFS on a 1D partition (Beamer; papers 000, 002)", &make_hybrid_1d,
+       &hybrid_1d_memory_bytes, mpi::ThreadLevel::funneled, {&kDirectionGroup, &kBottomUpGroup}},
+  };
+  return table;
+}
 
-std::unique_ptr<BfsEngine> make_engine(const BfsOptions& options, const mpi::Comm& comm, const Partition1D& part) {
-  if (options.engine == "hybrid-1d") return std::make_unique<Hybrid1D>(options, comm, part);
-  throw UserError("unknown BFS engine '" + options.engine + "'");
+const EngineSpec& find_engine(const std::string& name) {
+  for (const EngineSpec& e : engine_table())
+    if (e.name == name) return e;
+  throw UserError("unknown BFS engine '" + name + "' (known: " + engine_list() + ")");
+}
+
+std::string engine_list() {
+  std::string list;
+  for (const EngineSpec& e : engine_table()) list += (list.empty() ? "" : "|") + e.name;
+  return list;
 }
 
 }  // namespace g500

@@ -14,8 +14,9 @@ namespace g500::exchange {
 template <class T>
 class OwnerBuckets {
  public:
-  OwnerBuckets(int num_ranks, int num_threads)
-      : num_ranks_(num_ranks), buckets_(static_cast<std::size_t>(num_threads) * num_ranks) {}
+  // `items_name` names the logical count of items sent (for the traffic counters).
+  OwnerBuckets(int num_ranks, int num_threads, const char* items_name)
+      : num_ranks_(num_ranks), items_name_(items_name), buckets_(static_cast<std::size_t>(num_threads) * num_ranks) {}
 
   int num_threads() const { return static_cast<int>(buckets_.size() / num_ranks_); }
 
@@ -41,11 +42,13 @@ class OwnerBuckets {
         b.clear();
       }
     }
+    mpi::traffic().add_logical(items_name_, static_cast<std::int64_t>(send_.size()) - send_counts[comm.rank()]);
     comm.alltoallv_into<T>(send_, send_counts, received);
   }
 
  private:
   int num_ranks_;
+  const char* items_name_;
   std::vector<std::vector<T>> buckets_;
   std::vector<T> send_;
 };

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/types.hpp"
-#include "graph/partition_1d.hpp"
+#include "partition/vertex_partition.hpp"
 #include "mpi/comm.hpp"
 
 namespace g500::exchange {
@@ -20,10 +20,10 @@ struct NoPrefetch {
   void operator()(local_t) const {}
 };
 
-template <class Question, class Reply>
+template <class Question, class Reply, VertexPartition Partition>
 class OwnerQuery {
  public:
-  OwnerQuery(const mpi::Comm& comm, const Partition1D& part) : comm_(comm), part_(part) {}
+  OwnerQuery(const mpi::Comm& comm, const Partition& part) : comm_(comm), part_(part) {}
 
   // replies[i] = answer(questions[i]) as computed by the owner of vertex_of(questions[i]).
   // answer runs on many threads at once. Answers are random accesses into per-vertex arrays, so
@@ -75,6 +75,7 @@ class OwnerQuery {
         ordered_[slot_[i]] = questions[i];
       }
     }
+    mpi::traffic().add_logical("owner_query.questions", static_cast<std::int64_t>(ordered_.size()));
     const std::vector<int> recv_counts = comm_.alltoallv_into<Question>(ordered_, send_counts_, asked_);
     const std::int64_t m = static_cast<std::int64_t>(asked_.size());
     answers_.resize(m);
@@ -92,7 +93,7 @@ class OwnerQuery {
  private:
   static constexpr std::int64_t kAhead = 16;
   const mpi::Comm& comm_;
-  const Partition1D& part_;
+  const Partition& part_;
   std::vector<int> dest_;
   std::vector<std::int64_t> slot_;
   std::vector<std::int64_t> counts_;

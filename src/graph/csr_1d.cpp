@@ -89,7 +89,7 @@ Csr1D build_csr_1d(const EdgeSlice& slice, const Partition1D& part, const mpi::C
 
   // Each non-loop tuple (u, v) gives the arcs u->v and v->u. Arcs of rows this rank owns go straight
   // into the blocks; the rest travel to their owners in bounded rounds.
-  exchange::OwnerBuckets<Arc> outgoing(comm.size(), threads);
+  exchange::OwnerBuckets<Arc> outgoing(comm.size(), threads, "build.arcs");
   std::vector<Arc> arrived;
   const std::int64_t n = static_cast<std::int64_t>(slice.edges.size());
   exchange::in_rounds(comm, n, chunk, [&](std::int64_t first, std::int64_t last) {
@@ -152,7 +152,7 @@ Csr1D build_csr_1d(const EdgeSlice& slice, const Partition1D& part, const mpi::C
 void order_rows_by_degree(Csr1D& csr, const mpi::Comm& comm, std::int64_t chunk) {
   const Partition1D& part = csr.part;
   const local_t n_local = part.local_count();
-  exchange::OwnerQuery<vertex_t, std::int64_t> query(comm, part);
+  exchange::OwnerQuery<vertex_t, std::int64_t, Partition1D> query(comm, part);
   std::vector<std::int64_t> degree;
   // Rounds cover whole rows: [row, next_row) holds at most `chunk` entries (or one longer row).
   // Two consecutive rounds hold more than `chunk` entries, which bounds the rounds any rank needs.

@@ -7,8 +7,9 @@
 
 #include "core/big_vector.hpp"
 #include "core/types.hpp"
-#include "generator/edge_slice.hpp"
-#include "graph/partition_1d.hpp"
+#include "graph/edge_slice.hpp"
+#include "partition/partition_1d.hpp"
+#include "exchange/rounds.hpp"
 #include "mpi/comm.hpp"
 
 namespace g500 {
@@ -26,12 +27,12 @@ struct Csr1D {
 
 // Collective. Tuples travel in rounds of at most `chunk` per rank to bound the buffers.
 Csr1D build_csr_1d(const EdgeSlice& slice, const Partition1D& part, const mpi::Comm& comm,
-                   std::int64_t chunk = std::int64_t{1} << 22);
+                   std::int64_t chunk = exchange::kBuildRound);
 
 // Reorders every row by the degree of its neighbours, highest first (ties by id), asking the owners
 // for the degrees in rounds of at most `chunk` entries. A bottom-up step stops at the first
 // neighbour in the frontier, and the frontier fills with high-degree vertices first, so this cuts
 // the entries it examines. Collective; the result does not depend on rank or thread counts.
-void order_rows_by_degree(Csr1D& csr, const mpi::Comm& comm, std::int64_t chunk = std::int64_t{1} << 22);
+void order_rows_by_degree(Csr1D& csr, const mpi::Comm& comm, std::int64_t chunk = exchange::kBuildRound);
 
 }  // namespace g500

@@ -3,7 +3,7 @@
 // index order, no header; optional weights beside them as little-endian float32, one per tuple.
 #include <string>
 
-#include "generator/edge_slice.hpp"
+#include "graph/edge_slice.hpp"
 #include "mpi/comm.hpp"
 
 namespace g500 {

@@ -1,15 +1,46 @@
 #include "mpi/comm.hpp"
 
 #include <cstdlib>
+#include <memory>
 
 namespace g500::mpi {
+namespace {
 
-Environment::Environment(int& argc, char**& argv) {
-  int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
-  if (provided < MPI_THREAD_FUNNELED) {
-    throw std::runtime_error("the MPI library does not support MPI_THREAD_FUNNELED");
+std::unique_ptr<TrafficCounters> g_traffic;
+
+int to_mpi(ThreadLevel level) {
+  switch (level) {
+    case ThreadLevel::single: return MPI_THREAD_SINGLE;
+    case ThreadLevel::funneled: return MPI_THREAD_FUNNELED;
+    case ThreadLevel::serialized: return MPI_THREAD_SERIALIZED;
+    case ThreadLevel::multiple: return MPI_THREAD_MULTIPLE;
   }
+  return MPI_THREAD_FUNNELED;
+}
+
+}  // namespace
+
+const char* to_string(ThreadLevel level) {
+  switch (level) {
+    case ThreadLevel::single: return "single";
+    case ThreadLevel::funneled: return "funneled";
+    case ThreadLevel::serialized: return "serialized";
+    case ThreadLevel::multiple: return "multiple";
+  }
+  return "?";
+}
+
+TrafficCounters& traffic() { return *g_traffic; }
+
+Environment::Environment(int& argc, char**& argv, ThreadLevel required) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, to_mpi(required), &provided);
+  if (provided < to_mpi(required)) {
+    throw std::runtime_error(std::string("the MPI library does not support MPI_THREAD_") + to_string(required));
+  }
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  g_traffic = std::make_unique<TrafficCounters>(size);
 }
 
 Environment::~Environment() {
@@ -38,6 +69,18 @@ int checked_count(std::int64_t n) {
 Comm::Comm(MPI_Comm comm, bool owned) : comm_(comm), owned_(owned) {
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
+  if (comm_ != MPI_COMM_WORLD) {
+    // Peers are counted by world rank, so sub-communicators feed the same matrix.
+    MPI_Group mine, world;
+    MPI_Comm_group(comm_, &mine);
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    std::vector<int> local(size_);
+    for (int r = 0; r < size_; ++r) local[r] = r;
+    world_ranks_.resize(size_);
+    MPI_Group_translate_ranks(mine, size_, local.data(), world, world_ranks_.data());
+    MPI_Group_free(&mine);
+    MPI_Group_free(&world);
+  }
 }
 
 Comm Comm::world() { return Comm(MPI_COMM_WORLD, false); }
@@ -54,6 +97,12 @@ void Comm::abort(int code) const {
   std::exit(code);
 }
 
+Comm Comm::split(int color, int key) const {
+  MPI_Comm part;
+  MPI_Comm_split(comm_, color, key, &part);
+  return Comm(part, true);
+}
+
 Comm Comm::split_shared() const {
   MPI_Comm node;
   MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
@@ -62,10 +111,62 @@ Comm Comm::split_shared() const {
 
 std::string Comm::broadcast_string(const std::string& text, int root) const {
   std::int64_t length = static_cast<std::int64_t>(text.size());
-  MPI_Bcast(&length, 1, MPI_INT64_T, root, comm_);
+  broadcast(std::span(&length, 1), root);
   std::string out = rank_ == root ? text : std::string(length, '\0');
-  MPI_Bcast(out.data(), detail::checked_count(length), MPI_CHAR, root, comm_);
+  broadcast(std::span(out.data(), out.size()), root);
   return out;
+}
+
+void Comm::count_reduction(std::size_t bytes) const {
+  if (size_ == 1) return traffic().record(OpKind::allreduce, 0, 0, 0, 0);
+  const std::int64_t b = static_cast<std::int64_t>(bytes);
+  traffic().record(OpKind::allreduce, 1, b, 1, b);
+}
+
+void Comm::count_broadcast(std::size_t bytes, int root) const {
+  const std::int64_t b = static_cast<std::int64_t>(bytes), others = size_ - 1;
+  if (rank_ == root) {
+    traffic().record(OpKind::broadcast, b ? others : 0, b * others, 0, 0);
+    for (int r = 0; r < size_; ++r)
+      if (r != rank_) traffic().to_peer(world_rank(r), b);
+  } else {
+    traffic().record(OpKind::broadcast, 0, 0, b ? 1 : 0, b);
+  }
+}
+
+void Comm::count_gather(std::size_t my_bytes, const std::vector<int>& counts, std::size_t item_bytes) const {
+  const std::int64_t mine = static_cast<std::int64_t>(my_bytes), others = size_ - 1;
+  std::int64_t received = 0, sources = 0;
+  for (int r = 0; r < size_; ++r) {
+    if (r == rank_) continue;
+    received += static_cast<std::int64_t>(counts[r]) * static_cast<std::int64_t>(item_bytes);
+    sources += counts[r] > 0;
+    if (mine) traffic().to_peer(world_rank(r), mine);
+  }
+  traffic().record(OpKind::allgather, mine ? others : 0, mine * others, sources, received);
+}
+
+void Comm::count_uniform_alltoall(std::size_t bytes_per_peer) const {
+  const std::int64_t b = static_cast<std::int64_t>(bytes_per_peer), others = size_ - 1;
+  for (int r = 0; r < size_; ++r)
+    if (r != rank_) traffic().to_peer(world_rank(r), b);
+  traffic().record(OpKind::alltoall, others, b * others, others, b * others);
+}
+
+void Comm::count_alltoallv(const std::vector<int>& send_counts, const std::vector<int>& recv_counts,
+                           std::size_t item_bytes) const {
+  const std::int64_t item = static_cast<std::int64_t>(item_bytes);
+  std::int64_t sent = 0, received = 0, to = 0, from = 0;
+  for (int r = 0; r < size_; ++r) {
+    if (r == rank_) continue;
+    const std::int64_t out = send_counts[r] * item;
+    sent += out;
+    received += recv_counts[r] * item;
+    to += send_counts[r] > 0;
+    from += recv_counts[r] > 0;
+    if (out) traffic().to_peer(world_rank(r), out);
+  }
+  traffic().record(OpKind::alltoallv, to, sent, from, received);
 }
 
 std::vector<int> Comm::displacements(const std::vector<int>& counts) {

@@ -1,6 +1,7 @@
 #pragma once
-// The one MPI wrapper: RAII environment and communicators, typed collectives. Kernels talk to MPI
-// only through here. All calls are made from the master thread (MPI_THREAD_FUNNELED).
+// The one MPI wrapper: RAII environment and communicators, typed collectives, sub-communicators.
+// Kernels talk to MPI only through here, and every call that moves data is counted (mpi/traffic.hpp).
+// Calls are made from one thread at a time; the thread level is the one the engine asked for.
 #include <mpi.h>
 
 #include <climits>
@@ -11,11 +12,19 @@
 #include <type_traits>
 #include <vector>
 
+#include "mpi/traffic.hpp"
+
 namespace g500::mpi {
+
+// MPI's thread support levels, weakest first.
+enum class ThreadLevel { single, funneled, serialized, multiple };
+const char* to_string(ThreadLevel level);
 
 class Environment {
  public:
-  Environment(int& argc, char**& argv);
+  // Initialises MPI with at least `required` (throws when the library cannot give it) and the
+  // traffic counters.
+  Environment(int& argc, char**& argv, ThreadLevel required = ThreadLevel::funneled);
   ~Environment();
   Environment(const Environment&) = delete;
   Environment& operator=(const Environment&) = delete;
@@ -53,7 +62,11 @@ class Comm {
  public:
   static Comm world();
   static Comm self();
-  Comm(Comm&& other) noexcept : comm_(other.comm_), owned_(other.owned_) { other.owned_ = false; }
+  Comm(Comm&& other) noexcept
+      : comm_(other.comm_), owned_(other.owned_), rank_(other.rank_), size_(other.size_),
+        world_ranks_(std::move(other.world_ranks_)) {
+    other.owned_ = false;
+  }
   Comm& operator=(Comm&&) = delete;
   Comm(const Comm&) = delete;
   ~Comm();
@@ -63,30 +76,41 @@ class Comm {
   MPI_Comm raw() const { return comm_; }
   bool is_root() const { return rank_ == 0; }
 
-  void barrier() const { MPI_Barrier(comm_); }
+  void barrier() const {
+    traffic().record(OpKind::barrier, 0, 0, 0, 0);
+    MPI_Barrier(comm_);
+  }
   // Ends the whole job: for an error only some ranks can see.
   [[noreturn]] void abort(int code) const;
 
-  // Ranks that share this node's memory.
+  // Collective. Ranks with the same color form one communicator, ordered by key (then rank).
+  Comm split(int color, int key) const;
+  // Collective. Ranks that share this node's memory.
   Comm split_shared() const;
+  // The rank in MPI_COMM_WORLD of rank r of this communicator.
+  int world_rank(int r) const { return world_ranks_.empty() ? r : world_ranks_[r]; }
 
   template <class T>
   T allreduce(T value, Op op) const {
+    count_reduction(sizeof(T));
     MPI_Allreduce(MPI_IN_PLACE, &value, 1, detail::arithmetic_type<T>(), detail::to_mpi(op), comm_);
     return value;
   }
   template <class T>
   void allreduce_inplace(std::span<T> values, Op op) const {
+    count_reduction(values.size_bytes());
     MPI_Allreduce(MPI_IN_PLACE, values.data(), detail::checked_count(values.size()),
                   detail::arithmetic_type<T>(), detail::to_mpi(op), comm_);
   }
   template <class T>
   void broadcast(std::span<T> values, int root) const {
+    count_broadcast(values.size_bytes(), root);
     MPI_Bcast(values.data(), detail::checked_count(values.size()), detail::bytes_type<T>(), root, comm_);
   }
   template <class T>
   std::vector<T> allgather(const T& value) const {
     std::vector<T> out(size_);
+    count_gather(sizeof(T), std::vector<int>(size_, 1), sizeof(T));
     MPI_Allgather(&value, 1, detail::bytes_type<T>(), out.data(), 1, detail::bytes_type<T>(), comm_);
     return out;
   }
@@ -94,6 +118,7 @@ class Comm {
   template <class T>
   void allgatherv(std::span<const T> mine, T* out, const std::vector<int>& counts,
                   const std::vector<int>& displs) const {
+    count_gather(mine.size_bytes(), counts, sizeof(T));
     MPI_Allgatherv(mine.data(), detail::checked_count(mine.size()), detail::bytes_type<T>(), out,
                    counts.data(), displs.data(), detail::bytes_type<T>(), comm_);
   }
@@ -104,7 +129,9 @@ class Comm {
                                   std::vector<T>& recv) const {
     static_assert(std::is_trivially_copyable_v<T>);
     std::vector<int> recv_counts(size_, 0);
+    count_uniform_alltoall(sizeof(int));
     MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm_);
+    count_alltoallv(send_counts, recv_counts, sizeof(T));
     const std::vector<int> send_displs = displacements(send_counts);
     const std::vector<int> recv_displs = displacements(recv_counts);
     std::int64_t total = 0;
@@ -123,10 +150,19 @@ class Comm {
 
  private:
   Comm(MPI_Comm comm, bool owned);
+  // Traffic accounting of each operation kind (see mpi/traffic.hpp for what is counted).
+  void count_reduction(std::size_t bytes) const;
+  void count_broadcast(std::size_t bytes, int root) const;
+  void count_gather(std::size_t my_bytes, const std::vector<int>& counts, std::size_t item_bytes) const;
+  void count_uniform_alltoall(std::size_t bytes_per_peer) const;
+  void count_alltoallv(const std::vector<int>& send_counts, const std::vector<int>& recv_counts,
+                       std::size_t item_bytes) const;
+
   MPI_Comm comm_;
   bool owned_;
   int rank_ = 0;
   int size_ = 1;
+  std::vector<int> world_ranks_;  // world rank of each rank; empty when this is the world
 };
 
 }  // namespace g500::mpi

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <climits>
-#include <filesystem>
 
 #include "core/error.hpp"
 
@@ -21,20 +20,17 @@ constexpr std::int64_t kPiece = std::int64_t{1} << 30;
 
 }  // namespace
 
-File::File(const Comm& comm, const std::string& path, Mode mode) : comm_(comm.raw()), path_(path) {
+File::File(const Comm& comm, const std::string& path, Mode mode, const std::string& shown_as)
+    : comm_(comm), path_(shown_as.empty() ? path : shown_as) {
   const int amode = mode == Mode::read ? MPI_MODE_RDONLY : (MPI_MODE_WRONLY | MPI_MODE_CREATE);
   const int rc = MPI_File_open(comm.raw(), path.c_str(), amode, MPI_INFO_NULL, &file_);
+  // Errors are returned, never fatal, on this file from now on.
+  if (rc == MPI_SUCCESS) MPI_File_set_errhandler(file_, MPI_ERRORS_RETURN);
   const int worst = comm.allreduce(rc == MPI_SUCCESS ? 0 : 1, Op::max);
   if (worst) {
     if (rc == MPI_SUCCESS) MPI_File_close(&file_);
-    throw UserError("cannot open '" + path + "' for " + (mode == Mode::read ? "reading" : "writing") +
+    throw UserError("cannot open '" + path_ + "' for " + (mode == Mode::read ? "reading" : "writing") +
                     (rc != MPI_SUCCESS ? ": " + error_text(rc) : ""));
-  }
-  // Truncate what a regular file held before; devices and pipes (/dev/null) have no size to set.
-  if (mode == Mode::write) {
-    int regular = comm.is_root() ? std::filesystem::is_regular_file(path) : 0;
-    MPI_Bcast(&regular, 1, MPI_INT, 0, comm_);
-    if (regular) MPI_File_set_size(file_, 0);
   }
 }
 
@@ -50,13 +46,33 @@ std::int64_t File::size() const {
 
 void File::write_at_all(std::int64_t offset, std::span<const std::byte> bytes) {
   const std::int64_t n = static_cast<std::int64_t>(bytes.size());
-  std::int64_t pieces = (n + kPiece - 1) / kPiece;
-  MPI_Allreduce(MPI_IN_PLACE, &pieces, 1, MPI_INT64_T, MPI_MAX, comm_);
+  const std::int64_t pieces = comm_.allreduce<std::int64_t>((n + kPiece - 1) / kPiece, Op::max);
+  std::string failure;
   for (std::int64_t k = 0; k < pieces; ++k) {
-    const std::int64_t first = std::min(n, k * kPiece), len = std::min(n, (k + 1) * kPiece) - first;
+    // After a failure this rank still takes part in every collective call, writing nothing.
+    const std::int64_t first = std::min(n, k * kPiece);
+    const std::int64_t len = failure.empty() ? std::min(n, (k + 1) * kPiece) - first : 0;
+    MPI_Status status;
     const int rc = MPI_File_write_at_all(file_, offset + first, bytes.data() + first, static_cast<int>(len), MPI_BYTE,
-                                         MPI_STATUS_IGNORE);
-    if (rc != MPI_SUCCESS) throw UserError("cannot write '" + path_ + "': " + error_text(rc));
+                                         &status);
+    int written = 0;
+    if (rc == MPI_SUCCESS) MPI_Get_count(&status, MPI_BYTE, &written);
+    if (rc != MPI_SUCCESS) failure = error_text(rc);
+    else if (written != len) failure = "wrote " + std::to_string(written) + " of " + std::to_string(len) + " bytes";
+  }
+  const int failed_rank = comm_.allreduce(failure.empty() ? INT_MAX : comm_.rank(), Op::min);
+  if (failed_rank != INT_MAX) {
+    throw UserError("cannot write '" + path_ + "': " + comm_.broadcast_string(failure, failed_rank));
+  }
+}
+
+void File::close() {
+  const int rc = MPI_File_close(&file_);
+  file_ = MPI_FILE_NULL;
+  const int failed_rank = comm_.allreduce(rc == MPI_SUCCESS ? INT_MAX : comm_.rank(), Op::min);
+  if (failed_rank != INT_MAX) {
+    throw UserError("cannot write '" + path_ + "': " +
+                    comm_.broadcast_string(rc == MPI_SUCCESS ? "" : error_text(rc), failed_rank));
   }
 }
 

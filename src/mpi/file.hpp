@@ -1,5 +1,6 @@
 #pragma once
-// MPI-IO files: each rank reads or writes its own byte range of one shared file.
+// MPI-IO files: each rank reads or writes its own byte range of one shared file. Every failure,
+// including a short write that MPI reports as a success, becomes a UserError on every rank.
 #include <mpi.h>
 
 #include <cstdint>
@@ -13,18 +14,22 @@ namespace g500::mpi {
 class File {
  public:
   enum class Mode { read, write };
-  // Collective. Throws UserError naming the path when it cannot be opened.
-  File(const Comm& comm, const std::string& path, Mode mode);
+  // Collective. Throws UserError when it cannot be opened. Errors name `shown_as` (default: the
+  // path), for a file written under a temporary name.
+  File(const Comm& comm, const std::string& path, Mode mode, const std::string& shown_as = "");
   ~File();
   File(const File&) = delete;
   File& operator=(const File&) = delete;
 
   std::int64_t size() const;
-  // Collective: every rank writes its bytes at its offset.
+  // Collective: every rank writes its bytes at its offset; throws on every rank if any rank's
+  // write failed or was short.
   void write_at_all(std::int64_t offset, std::span<const std::byte> bytes);
+  // Collective: closes (flushing) and throws on every rank if that failed anywhere.
+  void close();
 
  private:
-  MPI_Comm comm_;
+  const Comm& comm_;
   MPI_File file_ = MPI_FILE_NULL;
   std::string path_;
 };

@@ -69,7 +69,7 @@ big_vector<level_t> tree_levels(const Partition1D& part, const mpi::Comm& comm, 
   }
   if (agree(comm, failure).rule) return level;
 
-  exchange::OwnerQuery<vertex_t, level_t> query(comm, part);
+  exchange::OwnerQuery<vertex_t, level_t, Partition1D> query(comm, part);
   std::vector<vertex_t> asked;
   std::vector<level_t> parent_level;
   for (;;) {

@@ -17,8 +17,9 @@
 #include <string>
 
 #include "core/types.hpp"
-#include "generator/edge_slice.hpp"
-#include "graph/partition_1d.hpp"
+#include "graph/edge_slice.hpp"
+#include "partition/partition_1d.hpp"
+#include "exchange/rounds.hpp"
 #include "mpi/comm.hpp"
 
 namespace g500 {
@@ -34,10 +35,10 @@ struct ValidationResult {
 
 // Collective; every rank gets the same result. `chunk` bounds the tuples examined per round.
 ValidationResult validate_bfs(const EdgeSlice& slice, const Partition1D& part, const mpi::Comm& comm, vertex_t root,
-                              std::span<const vertex_t> parents, std::int64_t chunk = std::int64_t{1} << 21);
+                              std::span<const vertex_t> parents, std::int64_t chunk = exchange::kValidationRound);
 
 // The TEPS edge count alone, for runs with --skip-validation. Collective.
 std::int64_t count_reached_tuples(const EdgeSlice& slice, const Partition1D& part, const mpi::Comm& comm,
-                                  std::span<const vertex_t> parents, std::int64_t chunk = std::int64_t{1} << 21);
+                                  std::span<const vertex_t> parents, std::int64_t chunk = exchange::kValidationRound);
 
 }  // namespace g500

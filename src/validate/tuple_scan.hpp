@@ -9,7 +9,7 @@
 
 #include "exchange/owner_query.hpp"
 #include "exchange/rounds.hpp"
-#include "generator/edge_slice.hpp"
+#include "graph/edge_slice.hpp"
 
 namespace g500 {
 
@@ -26,7 +26,7 @@ template <class Reply, class Answer, class Prefetch, class Visit>
 void scan_tuples(const EdgeSlice& slice, const Partition1D& part, const mpi::Comm& comm, std::int64_t chunk,
                  Answer&& answer, Prefetch&& prefetch, Visit&& visit) {
   const std::int64_t n = static_cast<std::int64_t>(slice.edges.size());
-  exchange::OwnerQuery<EndpointQuestion, Reply> query(comm, part);
+  exchange::OwnerQuery<EndpointQuestion, Reply, Partition1D> query(comm, part);
   std::vector<EndpointQuestion> questions;
   std::vector<Reply> replies;
   exchange::in_rounds(comm, n, chunk, [&](std::int64_t first, std::int64_t last) {

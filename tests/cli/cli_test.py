@@ -9,13 +9,15 @@ import program  # noqa: E402
 
 
 class BadInput(unittest.TestCase):
-    def assert_clean_error(self, args, expect, np=None):
+    def assert_clean_error(self, args, expect, np=None, alone=True):
+        """alone=False: the MPI library may print its own line too (Open MPI's MPI-IO reports a
+        failed write on stderr before g500 does)."""
         p = program.run(args, np=np, timeout=120)
         self.assertNotEqual(p.returncode, 0, f"{args} exited 0")
         ours = [line for line in p.stderr.splitlines() if line.startswith("g500: error:")]
         self.assertEqual(len(ours), 1, p.stderr)
         self.assertIn(expect, ours[0])
-        if np is None:
+        if np is None and alone:
             self.assertEqual(p.stderr.strip(), ours[0])
         for crash in ("Segmentation", "core dumped", "Aborted", "terminate called"):
             self.assertNotIn(crash, p.stderr + p.stdout)
@@ -31,6 +33,11 @@ class BadInput(unittest.TestCase):
             (["--summary-granularity", "3"], "power of two"),
             (["--roots", "0"], "--roots must be at least 1"),
             (["--frobnicate"], "frobnicate"),
+            (["--seed", "-1"], "--seed: '-1' is not a decimal whole number"),
+            (["--seed", "18446744073709551616"], "--seed: '18446744073709551616' is out of range"),
+            (["--seed", "1e23"], "--seed: '1e23' is not a decimal whole number"),
+            (["--scale", "0x0c"], "--scale: '0x0c' is not a decimal integer"),
+            (["--roots", "2.5"], "--roots: '2.5' is not a decimal integer"),
         ]
         for args, expect in cases:
             with self.subTest(args=args):
@@ -44,14 +51,63 @@ class BadInput(unittest.TestCase):
         self.assert_clean_error(["--scale", "40"], "not enough memory")
         self.assert_clean_error(["--scale", "42"], "not enough memory", np=2)
         self.assert_clean_error(["generate", "--scale", "40", "-o", "/tmp/never"], "not enough memory")
+        # Sizes near 2^63 bytes: refused before any work, never wrapped around into a small number.
+        self.assert_clean_error(["generate", "--scale", "42", "--edgefactor", "1048576", "-o", "/tmp/never"],
+                                "not enough memory")
+        self.assert_clean_error(["--scale", "42", "--edgefactor", "65536"], "not enough memory", np=4)
+
+    def test_integers_are_decimal(self):
+        p = program.run(["--scale", "010", "--roots", "2", "-q"])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(program.statistics(p.stdout)["SCALE"], "10")
 
     def test_graph_without_edges(self):
         # With this seed both tuples of the SCALE 1, edgefactor 1 graph are self-loops.
         self.assert_clean_error(["--scale", "1", "--edgefactor", "1", "--seed", "2", "-q"], "nothing to search")
 
     def test_unwritable_outputs(self):
-        self.assert_clean_error(["generate", "--scale", "4", "-o", "/nonexistent/dir/g.bin"], "cannot open", np=2)
-        self.assert_clean_error(["--scale", "6", "-q", "--json", "/nonexistent/dir/r.json"], "cannot write JSON")
+        self.assert_clean_error(["generate", "--scale", "4", "-o", "/nonexistent/dir/g.bin"], "cannot write", np=2)
+        self.assert_clean_error(["--scale", "6", "-q", "--json", "/nonexistent/dir/r.json"], "cannot write")
+
+    def test_full_disk_is_an_error(self):
+        # /dev/full takes no byte: Open MPI calls the short write a success, g500 must not.
+        for np in (None, 2):
+            self.assert_clean_error(["generate", "--scale", "8", "-q", "-o", "/dev/full"], "cannot write '/dev/full'",
+                                    np=np, alone=False)
+            self.assert_clean_error(["--scale", "6", "-q", "--json", "/dev/full"], "cannot write '/dev/full'", np=np)
+
+    def test_outputs_checked_before_any_work(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            edges = os.path.join(tmp, "g.bin")
+            self.assert_clean_error(["generate", "--scale", "8", "-q", "-o", edges, "--weights", "/nonexistent/w"],
+                                    "cannot write '/nonexistent/w'")
+            self.assertEqual(os.listdir(tmp), [])
+
+    def test_failed_run_keeps_the_previous_json(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "r.json")
+            with open(path, "w") as f:
+                f.write("earlier result\n")
+            p = program.run(["--scale", "8", "--roots", "2", "-q", "--inject-fault", "--json", path], np=2)
+            self.assertNotEqual(p.returncode, 0)
+            with open(path) as f:
+                self.assertEqual(f.read(), "earlier result\n")
+            self.assertEqual(os.listdir(tmp), ["r.json"])
+
+    def test_written_files_appear_complete_or_not_at_all(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            edges = os.path.join(tmp, "g.bin")
+            p = program.run(["generate", "--scale", "8", "-q", "-o", edges], np=3)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(os.listdir(tmp), ["g.bin"])  # the temporary name is gone
+            self.assertEqual(os.path.getsize(edges), 16 * 16 * 256)
+
+    def test_warns_when_threads_share_a_core(self):
+        p = program.run(["--scale", "8", "--roots", "2"], np=1, threads=2, bind="core")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("warning: 2 OpenMP threads per rank but a rank may use only 1 CPU", p.stderr)
+        q = program.run(["--scale", "8", "--roots", "2"], np=1, threads=2)
+        self.assertNotIn("warning", q.stderr)
 
     def test_validation_failure_names_rule_and_root(self):
         for np in (None, 3):
@@ -65,6 +121,7 @@ class BadInput(unittest.TestCase):
         p = program.run(["--help"])
         self.assertEqual(p.returncode, 0)
         self.assertIn("--bfs", p.stdout)
+        self.assertIn("hybrid-1d: direction-optimizing", p.stdout)
 
 
 class GoodRun(unittest.TestCase):

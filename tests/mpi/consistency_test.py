@@ -62,15 +62,69 @@ class Consistency(unittest.TestCase):
         result, _ = self.run_json(2, 1, ["--summary-granularity", "256"])
         self.assertEqual(result["options"]["summary_granularity"], 256)
         self.assertEqual(result["options"]["bfs"], "hybrid-1d")
+        # Kernel 1 finds N from the edges: at most 2^SCALE (here the top id has no edge).
+        self.assertLessEqual(result["graph"]["vertices"], 4096)
+        self.assertGreater(result["graph"]["vertices"], 2048)
         for run in result["runs"]:
             self.assertGreater(run["teps"], 0)
             levels = run["levels"]
             self.assertGreater(len(levels), 1)
-            self.assertEqual(sum(level["discovered"] for level in levels) + 1,
-                             levels[0]["frontier_vertices"] + sum(level["discovered"] for level in levels))
+            # The root alone starts the search; each level expands what the one before found.
+            self.assertEqual(levels[0]["frontier_vertices"], 1)
+            for before, after in zip(levels, levels[1:]):
+                self.assertEqual(after["frontier_vertices"], before["discovered"])
+                self.assertEqual(after["level"], before["level"] + 1)
+            self.assertEqual(levels[-1]["discovered"], 0)
             for level in levels:
                 self.assertIn(level["direction"], ("top-down", "bottom-up"))
                 self.assertGreaterEqual(level["edges_examined"], 0)
+
+    def test_traffic_counters_add_up(self):
+        """Top-down levels move 16-byte parent offers, bottom-up levels the frontier bitmap: the
+        counters must say exactly that, and one rank alone sends nothing."""
+        alone, _ = self.run_json(1, 1)
+        for run in alone["runs"]:
+            for level in run["levels"]:
+                self.assertEqual(level["traffic"]["bytes_sent"], 0)
+        self.assertEqual(alone["traffic"]["search"]["bytes_sent"], 0)
+        for np in (2, 3):
+            with self.subTest(np=np):
+                result, _ = self.run_json(np, 1)
+                total = 0
+                seen = set()
+                for run in result["runs"]:
+                    for level in run["levels"]:
+                        t = level["traffic"]
+                        ops = t["ops"]
+                        total += t["bytes_sent"]
+                        seen.add(level["direction"])
+                        if level["direction"] == "top-down":
+                            offers = t["logical"]["top_down.parent_offers"]["items"]
+                            self.assertEqual(ops.get("alltoallv", {}).get("bytes_sent", 0), 16 * offers)
+                            self.assertNotIn("allgather", ops)
+                        else:
+                            # Each rank's slice of 4096 bits, whole 64-bit words, to each other rank.
+                            self.assertEqual(ops["allgather"]["bytes_sent"], 4096 // 8 * (np - 1))
+                        self.assertLessEqual(level["max_rank_bytes_sent"], t["bytes_sent"])
+                        self.assertGreaterEqual(level["max_rank_bytes_sent"] * np, t["bytes_sent"])
+                self.assertEqual(seen, {"top-down", "bottom-up"})
+                search = result["traffic"]["search"]
+                # The per-level sums cover the searches, less the root-degree allreduce before level 0.
+                allreduce = search["ops"]["allreduce"]["bytes_sent"]
+                self.assertEqual(search["bytes_sent"] - total, np * 8 * len(result["runs"]))
+                self.assertGreater(allreduce, 0)
+                self.assertEqual(len(result["traffic"]["per_rank"]), np)
+                self.assertEqual(sum(r["search"]["bytes_sent"] for r in result["traffic"]["per_rank"]),
+                                 search["bytes_sent"])
+
+    def test_comm_matrix(self):
+        result, _ = self.run_json(3, 1, ["--comm-matrix"])
+        matrix = result["traffic"]["search_matrix_bytes"]
+        self.assertEqual(len(matrix), 3)
+        for s, row in enumerate(matrix):
+            self.assertEqual(row[s], 0)
+            self.assertEqual(sum(row), result["traffic"]["per_rank"][s]["search"]["bytes_sent"]
+                             - result["traffic"]["per_rank"][s]["search"]["ops"]["allreduce"]["bytes_sent"])
 
     def test_generate_writes_the_same_file_for_any_rank_count(self):
         files = []

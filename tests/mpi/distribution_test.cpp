@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "generator/edge_slice.hpp"
+#include "generator/generate_slice.hpp"
 #include "mpi/comm.hpp"
 
 namespace g500 {

@@ -17,7 +17,7 @@ TEST(Csr1D, RowsAreTheSortedDistinctNeighbours) {
   const KroneckerGenerator gen(10, 16, 4);
   const std::vector<Edge> edges = all_edges(gen);
   const std::vector<std::set<vertex_t>> expect = neighbour_sets(edges, gen.num_vertices());
-  const EdgeSlice slice = slice_of(edges, gen.num_vertices(), world);
+  const EdgeSlice slice = slice_of(edges, world);
   const Partition1D part(gen.num_vertices(), world.size(), world.rank());
   for (std::int64_t chunk : {std::int64_t{1000}, std::int64_t{1} << 22}) {
     const Csr1D csr = build_csr_1d(slice, part, world, chunk);
@@ -37,7 +37,7 @@ TEST(Csr1D, RowsOrderedByNeighbourDegree) {
   const KroneckerGenerator gen(10, 16, 6);
   const std::vector<Edge> edges = all_edges(gen);
   const std::vector<std::set<vertex_t>> expect = neighbour_sets(edges, gen.num_vertices());
-  const EdgeSlice slice = slice_of(edges, gen.num_vertices(), world);
+  const EdgeSlice slice = slice_of(edges, world);
   const Partition1D part(gen.num_vertices(), world.size(), world.rank());
   for (std::int64_t chunk : {std::int64_t{7}, std::int64_t{500}, std::int64_t{1} << 22}) {
     Csr1D csr = build_csr_1d(slice, part, world);

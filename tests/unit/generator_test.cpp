@@ -5,7 +5,7 @@
 #include <map>
 #include <set>
 
-#include "generator/edge_slice.hpp"
+#include "generator/generate_slice.hpp"
 #include "generator/kronecker.hpp"
 #include "mpi/comm.hpp"
 

@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "app/options.hpp"
-#include "bench/memory_check.hpp"
+#include "app/command_line.hpp"
+#include "harness/memory_check.hpp"
 #include "core/error.hpp"
 
 namespace g500 {
@@ -33,7 +33,7 @@ TEST(Options, DefaultsFollowTheIssue) {
   EXPECT_EQ(c.run.edgefactor, 16);
   EXPECT_EQ(c.run.roots, 64);
   EXPECT_EQ(c.run.bfs.engine, "hybrid-1d");
-  EXPECT_EQ(c.run.bfs.summary_granularity, 64);
+  EXPECT_EQ(c.run.bfs.bottom_up.summary_granularity, 64);
   EXPECT_FALSE(c.run.skip_validation);
 }
 
@@ -43,9 +43,9 @@ TEST(Options, ParsesEveryRunOption) {
   EXPECT_EQ(c.run.scale, 12);
   EXPECT_EQ(c.run.edgefactor, 8);
   EXPECT_EQ(c.run.roots, 5);
-  EXPECT_DOUBLE_EQ(c.run.bfs.alpha, 3);
-  EXPECT_DOUBLE_EQ(c.run.bfs.beta, 4);
-  EXPECT_EQ(c.run.bfs.summary_granularity, 256);
+  EXPECT_DOUBLE_EQ(c.run.bfs.direction.alpha, 3);
+  EXPECT_DOUBLE_EQ(c.run.bfs.direction.beta, 4);
+  EXPECT_EQ(c.run.bfs.bottom_up.summary_granularity, 256);
   EXPECT_TRUE(c.run.skip_validation);
   EXPECT_EQ(c.run.json_path, "x.json");
   EXPECT_TRUE(c.run.quiet);
@@ -86,12 +86,12 @@ TEST(Options, HelpIsNotAnError) {
 }
 
 TEST(MemoryEstimate, GrowsWithScaleAndShrinksWithRanks) {
-  EXPECT_LT(estimate_run_bytes(20, 16, 1), estimate_run_bytes(21, 16, 1));
-  EXPECT_GT(estimate_run_bytes(24, 16, 1), estimate_run_bytes(24, 16, 4));
+  EXPECT_LT(estimate_run_bytes(20, 16, 1, BfsOptions{}), estimate_run_bytes(21, 16, 1, BfsOptions{}));
+  EXPECT_GT(estimate_run_bytes(24, 16, 1, BfsOptions{}), estimate_run_bytes(24, 16, 4, BfsOptions{}));
   // SCALE 22 on one rank: about 4 GiB; SCALE 42 is far beyond any single machine.
-  EXPECT_GT(estimate_run_bytes(22, 16, 1), std::int64_t{2} << 30);
-  EXPECT_LT(estimate_run_bytes(22, 16, 1), std::int64_t{8} << 30);
-  EXPECT_GT(estimate_run_bytes(42, 16, 1), std::int64_t{1} << 50);
+  EXPECT_GT(estimate_run_bytes(22, 16, 1, BfsOptions{}), std::int64_t{2} << 30);
+  EXPECT_LT(estimate_run_bytes(22, 16, 1, BfsOptions{}), std::int64_t{8} << 30);
+  EXPECT_GT(estimate_run_bytes(42, 16, 1, BfsOptions{}), std::int64_t{1} << 50);
 }
 
 }  // namespace

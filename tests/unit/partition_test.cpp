@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "graph/partition_1d.hpp"
+#include "partition/partition_1d.hpp"
 
 namespace g500 {
 namespace {

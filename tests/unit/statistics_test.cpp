@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "bench/statistics.hpp"
+#include "harness/statistics.hpp"
 
 namespace g500 {
 namespace {

@@ -1,17 +1,31 @@
-#include "bfs/hybrid_1d.hpp"
+#include "bfs/engines/hybrid_1d.hpp"
 
 #include <omp.h>
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "core/timer.hpp"
+#include "bfs/engine_factories.hpp"
 
 namespace g500 {
 
-Hybrid1D::Hybrid1D(const BfsOptions& options, const mpi::Comm& comm, const Partition1D& part)
-    : options_(options), comm_(comm), part_(part), csr_{part, {}, {}},
-      buckets_(comm.size(), omp_get_max_threads()) {}
+std::unique_ptr<BfsEngine> make_hybrid_1d(const EngineContext& context) { return std::make_unique<Hybrid1D>(context); }
+
+std::int64_t hybrid_1d_memory_bytes(const GraphShape& shape, const BfsOptions&) {
+  const double n_local = shape.vertices / shape.ranks + 64, m_local = shape.tuples / shape.ranks + 1;
+  const double build_round = static_cast<double>(exchange::kBuildRound);
+  double bytes = 8 * 2 * m_local + 16 * n_local;                  // CSR columns (before dedup), offsets, cursor
+  bytes += 3 * 2 * 16 * std::min(m_local, build_round);           // construction buckets, send and receive
+  bytes += 48 * std::min(2 * m_local, build_round);                // ordering rows: degree queries
+  bytes += 3 * n_local / 8 + 2 * shape.vertices / 8 + 16 * n_local;  // bitmaps, gathered frontier, queues
+  bytes += 16 * m_local;                                          // top-down (vertex, parent) buffers
+  return static_cast<std::int64_t>(std::min(bytes, 9.0e18));
+}
+
+Hybrid1D::Hybrid1D(const EngineContext& context)
+    : options_(context.options), comm_(context.comm), part_(context.part), csr_{part_, {}, {}},
+      gather_(comm_, part_, options_.bottom_up.summary_granularity),
+      buckets_(comm_.size(), omp_get_max_threads(), "top_down.parent_offers") {}
 
 void Hybrid1D::build(const EdgeSlice& slice) {
   csr_ = build_csr_1d(slice, part_, comm_);
@@ -23,15 +37,8 @@ void Hybrid1D::build(const EdgeSlice& slice) {
   isolated_ = Bitmap(part_.local_count());
   for (local_t i = 0; i < part_.local_count(); ++i)
     if (csr_.degree(i) == 0) isolated_.set(i);
-  frontier_local_ = Bitmap(part_.local_count());
-  frontier_ = Bitmap(part_.num_vertices());
-  summary_ = SummaryBitmap(part_.num_vertices(), options_.summary_granularity);
+  frontier_bits_ = Bitmap(part_.local_count());
   thread_next_.assign(omp_get_max_threads(), {});
-  word_counts_.assign(comm_.size(), 0);
-  for (int r = 0; r < comm_.size(); ++r) {
-    word_counts_[r] = static_cast<int>(part_.first_word(r + 1) - part_.first_word(r));
-  }
-  word_displs_ = mpi::Comm::displacements(word_counts_);
 }
 
 void Hybrid1D::claim(local_t v, vertex_t parent, std::span<vertex_t> parents, StepCounts& counts,
@@ -43,7 +50,7 @@ void Hybrid1D::claim(local_t v, vertex_t parent, std::span<vertex_t> parents, St
   counts.discovered_edges += csr_.degree(v);
 }
 
-Hybrid1D::StepCounts Hybrid1D::top_down_step(std::span<vertex_t> parents) {
+StepCounts Hybrid1D::top_down_step(std::span<vertex_t> parents) {
   StepCounts total;
   const int me = comm_.rank();
   const std::int64_t frontier_size = static_cast<std::int64_t>(queue_.size());
@@ -64,14 +71,14 @@ Hybrid1D::StepCounts Hybrid1D::top_down_step(std::span<vertex_t> parents) {
         if (owner == me) {
           claim(part_.to_local(v), u_global, parents, mine, next);
         } else {
-          buckets_.push(t, owner, Pair{v, u_global});
+          buckets_.push(t, owner, ParentOffer{v, u_global});
         }
       }
     }
     total.add_atomic(mine);
   }
   buckets_.exchange(comm_, arrived_);
-  const std::vector<Pair>& arrived = arrived_;
+  const std::vector<ParentOffer>& arrived = arrived_;
   const std::int64_t n_arrived = static_cast<std::int64_t>(arrived.size());
 #pragma omp parallel
   {
@@ -88,11 +95,13 @@ Hybrid1D::StepCounts Hybrid1D::top_down_step(std::span<vertex_t> parents) {
   return total;
 }
 
-Hybrid1D::StepCounts Hybrid1D::bottom_up_step(std::span<vertex_t> parents) {
+StepCounts Hybrid1D::bottom_up_step(std::span<vertex_t> parents) {
   StepCounts total;
   const std::int64_t words = visited_.num_words();
   const local_t n_local = part_.local_count();
-  word_t* next_bits = frontier_local_.data();
+  const Bitmap& frontier = gather_.frontier();
+  const SummaryBitmap& summary = gather_.summary();
+  word_t* next_bits = frontier_bits_.data();
   word_t* visited_bits = visited_.data();
 #pragma omp parallel
   {
@@ -116,7 +125,7 @@ Hybrid1D::StepCounts Hybrid1D::bottom_up_step(std::span<vertex_t> parents) {
         for (const vertex_t* it = csr_.begin(v); it != csr_.end(v); ++it) {
           ++mine.edges_examined;
           const vertex_t u = *it;
-          if (summary_.may_contain(u) && frontier_.test(u)) {
+          if (summary.may_contain(u) && frontier.test(u)) {
             parents[v] = u;
             found |= word_t{1} << b;
             ++mine.discovered;
@@ -134,26 +143,20 @@ Hybrid1D::StepCounts Hybrid1D::bottom_up_step(std::span<vertex_t> parents) {
 }
 
 void Hybrid1D::queue_to_bitmap() {
-  frontier_local_.clear();
+  frontier_bits_.clear();
   const std::int64_t n = static_cast<std::int64_t>(queue_.size());
 #pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < n; ++i) frontier_local_.set_atomic(queue_[i]);
+  for (std::int64_t i = 0; i < n; ++i) frontier_bits_.set_atomic(queue_[i]);
 }
 
 void Hybrid1D::bitmap_to_queue() {
   queue_.clear();
-  const std::int64_t words = frontier_local_.num_words();
+  const std::int64_t words = frontier_bits_.num_words();
   for (std::int64_t w = 0; w < words; ++w) {
-    for (word_t bits = frontier_local_.word(w); bits; bits &= bits - 1) {
+    for (word_t bits = frontier_bits_.word(w); bits; bits &= bits - 1) {
       queue_.push_back(w * kWordBits + __builtin_ctzll(bits));
     }
   }
-}
-
-void Hybrid1D::gather_frontier() {
-  comm_.allgatherv<word_t>({frontier_local_.data(), static_cast<std::size_t>(frontier_local_.num_words())},
-                           frontier_.data(), word_counts_, word_displs_);
-  summary_.rebuild(frontier_);
 }
 
 void Hybrid1D::search(vertex_t root, std::span<vertex_t> parents, SearchProfile* profile) {
@@ -171,24 +174,14 @@ void Hybrid1D::search(vertex_t root, std::span<vertex_t> parents, SearchProfile*
     queue_.push_back(r);
     root_degree = csr_.degree(r);
   }
-  // Global state that drives the direction choice; identical on every rank.
-  std::int64_t frontier_vertices = 1;
-  std::int64_t frontier_edges = comm_.allreduce<edge_count_t>(root_degree, mpi::Op::sum);
-  std::int64_t unexplored_edges = global_entries_;
-  const std::int64_t n = part_.num_vertices();
-  Direction direction = Direction::top_down;
+  DirectionPolicy policy(options_.direction, part_.num_vertices(), global_entries_);
+  policy.start(comm_.allreduce<edge_count_t>(root_degree, mpi::Op::sum));
+  LevelProfiler profiler(comm_, profile);
   bool frontier_is_bitmap = false;
-  bool shrinking = false;
 
-  for (int level = 0; frontier_vertices > 0; ++level) {
-    Timer timer;
-    const std::int64_t previous_vertices = frontier_vertices;
-    if (direction == Direction::top_down) {
-      if (frontier_edges > unexplored_edges / options_.alpha) direction = Direction::bottom_up;
-    } else if (shrinking && frontier_vertices < n / options_.beta) {
-      direction = Direction::top_down;
-    }
-    unexplored_edges -= frontier_edges;
+  for (int level = 0; !policy.done(); ++level) {
+    profiler.begin_level();
+    const Direction direction = policy.choose();
     StepCounts step;
     if (direction == Direction::top_down) {
       if (frontier_is_bitmap) bitmap_to_queue();
@@ -196,18 +189,13 @@ void Hybrid1D::search(vertex_t root, std::span<vertex_t> parents, SearchProfile*
       frontier_is_bitmap = false;
     } else {
       if (!frontier_is_bitmap) queue_to_bitmap();
-      gather_frontier();
+      gather_.gather(frontier_bits_);
       step = bottom_up_step(parents);
       frontier_is_bitmap = true;
     }
-    std::int64_t sums[3] = {step.discovered, step.discovered_edges, step.edges_examined};
-    comm_.allreduce_inplace<std::int64_t>(sums, mpi::Op::sum);
-    if (profile) {
-      profile->push_back({level, direction, frontier_vertices, frontier_edges, sums[0], sums[2], timer.seconds()});
-    }
-    frontier_vertices = sums[0];
-    frontier_edges = sums[1];
-    shrinking = frontier_vertices < previous_vertices;
+    const StepCounts found =
+        profiler.end_level(level, direction, policy.frontier_vertices(), policy.frontier_edges(), step);
+    policy.advance(found.discovered, found.discovered_edges);
   }
 }
 

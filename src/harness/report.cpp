@@ -1,4 +1,4 @@
-#include "bench/report.hpp"
+#include "harness/report.hpp"
 
 #include <unistd.h>
 
@@ -7,7 +7,8 @@
 #include <ostream>
 #include <thread>
 
-#include "bench/statistics.hpp"
+#include "bfs/registry.hpp"
+#include "harness/statistics.hpp"
 
 namespace g500 {
 namespace {
@@ -98,23 +99,24 @@ nlohmann::json to_json(const RunRecord& run, const std::string& command_line) {
       levels.push_back({{"level", l.level}, {"direction", to_string(l.direction)},
                         {"frontier_vertices", l.frontier_vertices}, {"frontier_edges", l.frontier_edges},
                         {"discovered", l.discovered}, {"edges_examined", l.edges_examined},
-                        {"seconds", l.seconds}});
+                        {"seconds", l.seconds}, {"traffic", to_json(l.traffic)},
+                        {"max_rank_bytes_sent", l.max_rank_bytes_sent}});
     }
     roots.push_back({{"root", r.root}, {"seconds", r.seconds}, {"nedge", r.nedge}, {"teps", r.teps},
                      {"validate_seconds", r.validate_seconds}, {"result", r.result}, {"levels", levels}});
   }
+  nlohmann::json options = {{"scale", o.scale}, {"edgefactor", o.edgefactor}, {"seed", o.seed},
+                            {"roots", o.roots}, {"bfs", o.bfs.engine}, {"skip_validation", o.skip_validation}};
+  for (const OptionGroup* g : find_engine(o.bfs.engine).option_groups) g->to_json(o.bfs, options);
   return {
       {"command", command_line},
-      {"options",
-       {{"scale", o.scale}, {"edgefactor", o.edgefactor}, {"seed", o.seed}, {"roots", o.roots},
-        {"bfs", o.bfs.engine}, {"alpha", o.bfs.alpha}, {"beta", o.bfs.beta},
-        {"summary_granularity", o.bfs.summary_granularity}, {"skip_validation", o.skip_validation}}},
+      {"options", options},
       {"machine",
        {{"host", host_name()}, {"cpu", cpu_model()}, {"cores", std::thread::hardware_concurrency()},
         {"num_mpi_processes", run.num_mpi_processes},
         {"threads_per_process", run.threads_per_process}}},
       {"graph",
-       {{"vertices", std::int64_t{1} << o.scale}, {"edge_tuples", (std::int64_t{1} << o.scale) * o.edgefactor}}},
+       {{"vertices", run.vertices}, {"edge_tuples", run.edge_tuples}}},
       {"graph_generation", run.generation_seconds},
       {"construction_time", run.construction_seconds},
       {"validated", run.validated},
@@ -128,6 +130,7 @@ nlohmann::json to_json(const RunRecord& run, const std::string& command_line) {
           {"thirdquartile", teps.thirdquartile}, {"max", teps.max}, {"harmonic_mean", teps.harmonic_mean},
           {"harmonic_stddev", teps.harmonic_stddev}}}}},
       {"runs", roots},
+      {"traffic", to_json(run.traffic)},
   };
 }
 

@@ -1,10 +1,9 @@
-#include "generator/edge_slice.hpp"
+#include "generator/generate_slice.hpp"
 
 namespace g500 {
 
 EdgeSlice generate_slice(const KroneckerGenerator& gen, const mpi::Comm& comm, bool with_weights) {
   EdgeSlice slice;
-  slice.num_vertices = gen.num_vertices();
   slice.global_edges = gen.num_edges();
   slice.first = slice_begin(slice.global_edges, comm.rank(), comm.size());
   const std::int64_t count = slice_begin(slice.global_edges, comm.rank() + 1, comm.size()) - slice.first;

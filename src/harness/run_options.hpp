@@ -1,11 +1,9 @@
 #pragma once
-// Command-line options (CLI11). Parsing is pure: it reads argv and either returns the options or
-// throws UserError with a one-line message.
+// What one run of the harness is asked to do, as the command line (src/app) fills it in.
 #include <cstdint>
-#include <optional>
 #include <string>
 
-#include "bfs/engine.hpp"
+#include "bfs/bfs_options.hpp"
 
 namespace g500 {
 
@@ -16,7 +14,8 @@ struct RunOptions {
   int roots = 64;
   BfsOptions bfs;
   bool skip_validation = false;
-  std::string json_path;  // empty: no JSON
+  std::string json_path;     // empty: no JSON
+  bool comm_matrix = false;  // the source x destination bytes of kernel 2 in the JSON
   bool quiet = false;
   bool inject_fault = false;  // testing aid: break every tree before validation
 };
@@ -29,14 +28,5 @@ struct GenerateOptions {
   std::string weights_output;  // empty: no weights file
   bool quiet = false;
 };
-
-struct Command {
-  enum class Kind { run, generate, help } kind = Kind::run;
-  RunOptions run;
-  GenerateOptions generate;
-  std::string help_text;
-};
-
-Command parse_command_line(int argc, const char* const* argv);
 
 }  // namespace g500

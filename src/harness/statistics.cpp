@@ -1,4 +1,4 @@
-#include "bench/statistics.hpp"
+#include "harness/statistics.hpp"
 
 #include <algorithm>
 #include <cmath>

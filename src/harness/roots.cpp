@@ -1,8 +1,9 @@
-#include "bench/roots.hpp"
+#include "harness/roots.hpp"
 
 #include <omp.h>
 
 #include <algorithm>
+#include <bit>
 #include <unordered_set>
 
 #include "exchange/owner_buckets.hpp"
@@ -13,11 +14,10 @@ namespace g500 {
 
 Bitmap connected_vertices(const EdgeSlice& slice, const Partition1D& part, const mpi::Comm& comm) {
   Bitmap connected(part.local_count());
-  exchange::OwnerBuckets<vertex_t> buckets(comm.size(), omp_get_max_threads());
+  exchange::OwnerBuckets<vertex_t> buckets(comm.size(), omp_get_max_threads(), "roots.endpoints");
   const std::int64_t n = static_cast<std::int64_t>(slice.edges.size());
-  const std::int64_t chunk = std::int64_t{1} << 22;
   std::vector<vertex_t> got;
-  exchange::in_rounds(comm, n, chunk, [&](std::int64_t first, std::int64_t last) {
+  exchange::in_rounds(comm, n, exchange::kBuildRound, [&](std::int64_t first, std::int64_t last) {
 #pragma omp parallel
     {
       const int t = omp_get_thread_num();
@@ -55,11 +55,14 @@ std::vector<vertex_t> choose_roots(const Bitmap& connected, const Partition1D& p
   const CounterRng rng(seed ^ 0x726f6f7473ULL);
   std::unordered_set<vertex_t> taken;
   const std::int64_t batch = 4 * target + 64;
+  const std::uint64_t span = std::bit_ceil(static_cast<std::uint64_t>(part.num_vertices()));
   for (std::uint64_t draw = 0; static_cast<std::int64_t>(roots.size()) < target; draw += batch) {
     std::vector<vertex_t> candidate(batch);
     std::vector<std::uint8_t> ok(batch, 0);
     for (std::int64_t k = 0; k < batch; ++k) {
-      candidate[k] = static_cast<vertex_t>(rng.stream(draw + k) % static_cast<std::uint64_t>(part.num_vertices()));
+      // Drawn from the power of two that covers N, so the roots of a Kronecker graph (N found from
+      // its edges, at most 2^SCALE) are the same whichever way N was found.
+      candidate[k] = static_cast<vertex_t>(rng.stream(draw + k) % span);
       if (part.owns(candidate[k])) ok[k] = connected.test(part.to_local(candidate[k]));
     }
     comm.allreduce_inplace<std::uint8_t>(ok, mpi::Op::max);

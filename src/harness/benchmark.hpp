@@ -1,10 +1,9 @@
 #pragma once
-// The benchmark harness: generate -> build (kernel 1) -> roots -> search + validate each root
-// (kernel 2) -> statistics. Engines and the validator know nothing of each other.
-#include <string>
-
-#include "app/options.hpp"
-#include "bench/report.hpp"
+// The benchmark harness: generate -> kernel 1 (vertex count, engine build) -> roots -> per root:
+// search (kernel 2, timed) + validate -> statistics. Engines and the validator know nothing of
+// each other; the harness reads engines only through the registry.
+#include "harness/report.hpp"
+#include "harness/run_options.hpp"
 #include "mpi/comm.hpp"
 
 namespace g500 {

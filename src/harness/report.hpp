@@ -8,8 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/options.hpp"
 #include "bfs/level_profile.hpp"
+#include "harness/run_options.hpp"
+#include "harness/traffic_summary.hpp"
 #include "core/types.hpp"
 
 namespace g500 {
@@ -28,10 +29,13 @@ struct RunRecord {
   RunOptions options;
   int num_mpi_processes = 1;
   int threads_per_process = 1;
+  vertex_t vertices = 0;         // N, as kernel 1 found it
+  std::int64_t edge_tuples = 0;  // M
   double generation_seconds = 0;
   double construction_seconds = 0;
   std::vector<RootRecord> roots;
   bool validated = true;  // false when --skip-validation
+  TrafficSummary traffic;
 };
 
 void print_statistics(std::ostream& out, const RunRecord& run);

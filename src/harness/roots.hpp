@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "core/bitmap.hpp"
-#include "generator/edge_slice.hpp"
-#include "graph/partition_1d.hpp"
+#include "graph/edge_slice.hpp"
+#include "partition/partition_1d.hpp"
 #include "mpi/comm.hpp"
 
 namespace g500 {

@@ -1,7 +1,12 @@
-#include "app/options.hpp"
+#include "app/command_line.hpp"
 
 #include <CLI/CLI.hpp>
 
+#include <cmath>
+#include <set>
+
+#include "bfs/registry.hpp"
+#include "core/cli_decimal.hpp"
 #include "core/error.hpp"
 
 namespace g500 {
@@ -10,9 +15,12 @@ namespace {
 constexpr int kMaxScale = 42;
 
 void add_graph_options(CLI::App& app, int& scale, int& edgefactor, std::uint64_t& seed) {
-  app.add_option("-s,--scale", scale, "log2 of the number of vertices (1..42)")->capture_default_str();
-  app.add_option("-e,--edgefactor", edgefactor, "edge tuples per vertex (>= 1)")->capture_default_str();
-  app.add_option("--seed", seed, "seed of the generator and of the root choice")->capture_default_str();
+  app.add_option("-s,--scale", scale, "log2 of the number of vertices (1..42)")
+      ->capture_default_str()->transform(decimal<int>());
+  app.add_option("-e,--edgefactor", edgefactor, "edge tuples per vertex (>= 1)")
+      ->capture_default_str()->transform(decimal<int>());
+  app.add_option("--seed", seed, "seed of the generator and of the root choice (0 .. 2^64-1)")
+      ->capture_default_str()->transform(decimal<std::uint64_t>());
 }
 
 void check_graph_options(int scale, int edgefactor) {
@@ -41,18 +49,18 @@ Command parse_command_line(int argc, const char* const* argv) {
                "g500"};
   app.set_help_flag("-h,--help", "print this help and exit");
   add_graph_options(app, run.scale, run.edgefactor, run.seed);
-  app.add_option("-n,--roots", run.roots, "number of BFS roots (>= 1)")->capture_default_str();
-  std::string engines;
-  for (const auto& e : engine_names()) engines += (engines.empty() ? "" : "|") + e;
-  app.add_option("--bfs", run.bfs.engine, "BFS engine: " + engines)->capture_default_str();
-  app.add_option("--alpha", run.bfs.alpha, "direction switch: go bottom-up when frontier edges > unexplored / alpha")
-      ->capture_default_str();
-  app.add_option("--beta", run.bfs.beta, "direction switch: back to top-down when frontier < N / beta")
-      ->capture_default_str();
-  app.add_option("--summary-granularity", run.bfs.summary_granularity,
-                 "frontier bits per summary bit (power of two)")->capture_default_str();
+  app.add_option("-n,--roots", run.roots, "number of BFS roots (>= 1)")->capture_default_str()->transform(decimal<int>());
+  std::string engines_help = "BFS engine:";
+  for (const EngineSpec& e : engine_table()) engines_help += "\n  " + e.name + ": " + e.help;
+  app.add_option("--bfs", run.bfs.engine, engines_help)->capture_default_str();
+  // Every engine's option groups, each once.
+  std::set<const OptionGroup*> groups;
+  for (const EngineSpec& e : engine_table())
+    for (const OptionGroup* g : e.option_groups)
+      if (groups.insert(g).second) g->add(app, run.bfs);
   app.add_flag("--skip-validation", run.skip_validation, "do not validate (the output is then marked not valid)");
   app.add_option("--json", run.json_path, "write every figure of the run to this JSON file");
+  app.add_flag("--comm-matrix", run.comm_matrix, "also write kernel 2's source x destination bytes to the JSON");
   app.add_flag("-q,--quiet", run.quiet, "no progress on stderr");
   // Not in --help: lets the tests watch a validation failure end to end.
   app.add_flag("--inject-fault", run.inject_fault, "testing aid: drop the root from its own tree before validating")->group("");
@@ -80,16 +88,7 @@ Command parse_command_line(int argc, const char* const* argv) {
   }
   check_graph_options(run.scale, run.edgefactor);
   if (run.roots < 1) throw UserError("--roots must be at least 1, got " + std::to_string(run.roots));
-  const auto names = engine_names();
-  if (std::find(names.begin(), names.end(), run.bfs.engine) == names.end()) {
-    throw UserError("unknown BFS engine '" + run.bfs.engine + "' (known: " + engines + ")");
-  }
-  if (!(run.bfs.alpha > 0)) throw UserError("--alpha must be positive");
-  if (!(run.bfs.beta > 0)) throw UserError("--beta must be positive");
-  const int g = run.bfs.summary_granularity;
-  if (g < 1 || g > (1 << 20) || (g & (g - 1)) != 0) {
-    throw UserError("--summary-granularity must be a power of two between 1 and 2^20, got " + std::to_string(g));
-  }
+  for (const OptionGroup* g : find_engine(run.bfs.engine).option_groups) g->check(run.bfs);
   return cmd;
 }
 

@@ -4,12 +4,14 @@
 #include <cstdint>
 #include <string>
 
+#include "bfs/bfs_options.hpp"
 #include "mpi/comm.hpp"
 
 namespace g500 {
 
-// Peak bytes one rank needs for the benchmark (slice + CSR + BFS state + exchange buffers).
-std::int64_t estimate_run_bytes(int scale, int edgefactor, int num_ranks);
+// Peak bytes one rank needs for the benchmark: the harness's own (edge slice, parents, roots,
+// validation buffers) plus the engine's, from its registry row.
+std::int64_t estimate_run_bytes(int scale, int edgefactor, int num_ranks, const BfsOptions& bfs);
 // Peak bytes one rank needs to generate and write its slice.
 std::int64_t estimate_generate_bytes(int scale, int edgefactor, int num_ranks, bool with_weights);
 

@@ -1,0 +1,20 @@
+#pragma once
+// The command line (CLI11). Parsing is pure and needs no MPI: it reads argv and either returns
+// what to do or throws UserError with a one-line message, so main can pick the MPI thread level the
+// chosen engine needs before MPI starts.
+#include <string>
+
+#include "harness/run_options.hpp"
+
+namespace g500 {
+
+struct Command {
+  enum class Kind { run, generate, help } kind = Kind::run;
+  RunOptions run;
+  GenerateOptions generate;
+  std::string help_text;
+};
+
+Command parse_command_line(int argc, const char* const* argv);
+
+}  // namespace g500

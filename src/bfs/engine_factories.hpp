@@ -1,0 +1,21 @@
+#pragma once
+// Each engine's factory and memory estimate, defined in the engine's own file. A plain header: a
+// CUDA engine can sit behind a declaration here without the registry seeing any CUDA.
+#include <cstdint>
+#include <memory>
+
+#include "bfs/engine.hpp"
+
+namespace g500 {
+
+// The size of the problem an estimate is for.
+struct GraphShape {
+  double vertices = 0;  // N
+  double tuples = 0;    // M, input tuples in the whole list
+  int ranks = 1;
+};
+
+std::unique_ptr<BfsEngine> make_hybrid_1d(const EngineContext& context);
+std::int64_t hybrid_1d_memory_bytes(const GraphShape& shape, const BfsOptions& options);
+
+}  // namespace g500

@@ -1,0 +1,56 @@
+#pragma once
+// Direction-optimizing BFS on a 1D partition (`--bfs hybrid-1d`): Beamer, Asanovic and Patterson,
+// "Direction-Optimizing Breadth-First Search", SC 2012, distributed as in the NUMA-cluster hybrid
+// BFS [000] and Lin et al., "Scalable Graph Traversal on Sunway TaihuLight with Ten Million Cores",
+// IPDPS 2017 [002] (references: docs/papers.md). Top-down steps send (vertex, parent) pairs to the owners with one alltoallv; bottom-up steps
+// gather the frontier as a bitmap and let every unvisited local vertex look for a parent in it,
+// through a summary bitmap. Options: groups "direction" and "bottom-up".
+#include <vector>
+
+#include "bfs/direction_policy.hpp"
+#include "bfs/engine.hpp"
+#include "bfs/level_profiler.hpp"
+#include "core/bitmap.hpp"
+#include "exchange/frontier_gather.hpp"
+#include "exchange/owner_buckets.hpp"
+#include "graph/csr_1d.hpp"
+
+namespace g500 {
+
+class Hybrid1D : public BfsEngine {
+ public:
+  explicit Hybrid1D(const EngineContext& context);
+  void build(const EdgeSlice& slice) override;
+  void search(vertex_t root, std::span<vertex_t> parents, SearchProfile* profile) override;
+
+ private:
+  // A parent offer sent to the owner of `vertex` in top-down steps.
+  struct ParentOffer {
+    vertex_t vertex;
+    vertex_t parent;
+  };
+
+  StepCounts top_down_step(std::span<vertex_t> parents);
+  StepCounts bottom_up_step(std::span<vertex_t> parents);
+  // Marks local vertex v as reached from `parent` if nobody got there first (thread-safe).
+  void claim(local_t v, vertex_t parent, std::span<vertex_t> parents, StepCounts& counts, std::vector<local_t>& next);
+  void queue_to_bitmap();
+  void bitmap_to_queue();
+
+  BfsOptions options_;
+  const mpi::Comm& comm_;
+  Partition1D part_;
+  Csr1D csr_;
+  edge_count_t global_entries_ = 0;
+
+  Bitmap isolated_;       // local block: degree 0
+  Bitmap visited_;        // local block
+  Bitmap frontier_bits_;  // local block: the frontier as bits (also where a bottom-up step puts the next)
+  std::vector<local_t> queue_;  // the frontier as local indices (top-down steps)
+  std::vector<std::vector<local_t>> thread_next_;
+  exchange::FrontierGather gather_;
+  exchange::OwnerBuckets<ParentOffer> buckets_;
+  std::vector<ParentOffer> arrived_;
+};
+
+}  // namespace g500

@@ -1,0 +1,59 @@
+#pragma once
+// The per-level bookkeeping every engine shares: the level's timer, the sum over ranks of what the
+// step found (which the engine needs anyway to steer the next level), this rank's traffic during
+// the level, and the record appended to the search profile.
+#include <cstdint>
+
+#include "bfs/level_profile.hpp"
+#include "core/timer.hpp"
+#include "mpi/comm.hpp"
+
+namespace g500 {
+
+// What one rank's step found; summed over ranks by LevelProfiler::end_level.
+struct StepCounts {
+  std::int64_t discovered = 0;        // vertices that joined the tree
+  std::int64_t discovered_edges = 0;  // the sum of their degrees: the next frontier's edges
+  std::int64_t edges_examined = 0;    // adjacency entries looked at
+  // Adds one thread's counts into the step's (called once per thread, inside a parallel region).
+  void add_atomic(const StepCounts& mine) {
+#pragma omp atomic
+    discovered += mine.discovered;
+#pragma omp atomic
+    discovered_edges += mine.discovered_edges;
+#pragma omp atomic
+    edges_examined += mine.edges_examined;
+  }
+};
+
+class LevelProfiler {
+ public:
+  // `profile` may be null (an untimed search): then only the sums are made.
+  LevelProfiler(const mpi::Comm& comm, SearchProfile* profile) : comm_(comm), profile_(profile) {}
+
+  void begin_level() {
+    timer_.restart();
+    if (profile_) start_ = mpi::traffic().snapshot();
+  }
+
+  // Collective: the step's counts summed over ranks; records the level when profiling.
+  StepCounts end_level(int level, Direction direction, std::int64_t frontier_vertices, std::int64_t frontier_edges,
+                       const StepCounts& local) {
+    std::int64_t sums[3] = {local.discovered, local.discovered_edges, local.edges_examined};
+    comm_.allreduce_inplace<std::int64_t>(sums, mpi::Op::sum);
+    if (profile_) {
+      LevelRecord rec{level, direction, frontier_vertices, frontier_edges, sums[0], sums[2], timer_.seconds()};
+      rec.traffic = mpi::traffic().snapshot().since(start_);
+      profile_->push_back(std::move(rec));
+    }
+    return {sums[0], sums[1], sums[2]};
+  }
+
+ private:
+  const mpi::Comm& comm_;
+  SearchProfile* profile_;
+  Timer timer_;
+  mpi::TrafficSnapshot start_;
+};
+
+}  // namespace g500

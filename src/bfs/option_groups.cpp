@@ -1,0 +1,46 @@
+#include "bfs/option_groups.hpp"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "core/cli_decimal.hpp"
+#include "core/error.hpp"
+
+namespace g500 {
+
+const OptionGroup kDirectionGroup = {
+    "direction",
+    [](CLI::App& app, BfsOptions& o) {
+      app.add_option("--alpha", o.direction.alpha,
+                     "direction switch: go bottom-up when frontier edges > unexplored / alpha")
+          ->capture_default_str()->group("Direction switching (Beamer)");
+      app.add_option("--beta", o.direction.beta, "direction switch: back to top-down when frontier < N / beta")
+          ->capture_default_str()->group("Direction switching (Beamer)");
+    },
+    [](const BfsOptions& o) {
+      if (!(o.direction.alpha > 0)) throw UserError("--alpha must be positive");
+      if (!(o.direction.beta > 0)) throw UserError("--beta must be positive");
+    },
+    [](const BfsOptions& o, nlohmann::json& out) {
+      out["alpha"] = o.direction.alpha;
+      out["beta"] = o.direction.beta;
+    },
+};
+
+const OptionGroup kBottomUpGroup = {
+    "bottom-up",
+    [](CLI::App& app, BfsOptions& o) {
+      app.add_option("--summary-granularity", o.bottom_up.summary_granularity,
+                     "frontier bits per summary bit (power of two)")
+          ->capture_default_str()->transform(decimal<int>())->group("Bottom-up steps");
+    },
+    [](const BfsOptions& o) {
+      const int g = o.bottom_up.summary_granularity;
+      if (g < 1 || g > (1 << 20) || (g & (g - 1)) != 0) {
+        throw UserError("--summary-granularity must be a power of two between 1 and 2^20, got " + std::to_string(g));
+      }
+    },
+    [](const BfsOptions& o, nlohmann::json& out) { out["summary_granularity"] = o.bottom_up.summary_granularity; },
+};
+
+}  // namespace g500

@@ -1,0 +1,12 @@
+#pragma once
+// The Kronecker generator as an edge source: this rank's slice of the global tuple list.
+#include "generator/kronecker.hpp"
+#include "graph/edge_slice.hpp"
+#include "mpi/comm.hpp"
+
+namespace g500 {
+
+// Generates this rank's slice with OpenMP; the result does not depend on the thread count.
+EdgeSlice generate_slice(const KroneckerGenerator& gen, const mpi::Comm& comm, bool with_weights);
+
+}  // namespace g500

@@ -1,0 +1,146 @@
+#include "harness/benchmark.hpp"
+
+#include <omp.h>
+
+#include <memory>
+#include <optional>
+
+#include "bfs/registry.hpp"
+#include "core/error.hpp"
+#include "core/timer.hpp"
+#include "generator/generate_slice.hpp"
+#include "graph/vertex_count.hpp"
+#include "harness/memory_check.hpp"
+#include "harness/progress.hpp"
+#include "harness/roots.hpp"
+#include "io/edge_file.hpp"
+#include "partition/partition_1d.hpp"
+#include "validate/bfs_validator.hpp"
+
+namespace g500 {
+namespace {
+
+void check_rank_count(vertex_t num_vertices, int num_ranks) {
+  if (num_ranks > num_vertices) {
+    throw UserError("more MPI ranks (" + std::to_string(num_ranks) + ") than vertices (" +
+                    std::to_string(num_vertices) + "): use a larger --scale or fewer ranks");
+  }
+}
+
+// Seconds of the slowest rank for a collective phase.
+template <class Work>
+double timed_collective(const mpi::Comm& comm, Work&& work) {
+  comm.barrier();
+  Timer timer;
+  work();
+  comm.barrier();
+  return comm.allreduce(timer.seconds(), mpi::Op::max);
+}
+
+// Validates one search; throws UserError naming the root and the rule when it fails.
+std::int64_t validated_nedge(const EdgeSlice& slice, const Partition1D& part, const mpi::Comm& comm, vertex_t root,
+                             std::span<const vertex_t> parents, const std::string& which) {
+  const ValidationResult valid = validate_bfs(slice, part, comm, root, parents);
+  if (!valid.ok) {
+    throw UserError("validation failed for root " + std::to_string(root) + " (" + which + "): rule " +
+                    std::to_string(valid.rule) + ": " + valid.message);
+  }
+  return valid.nedge;
+}
+
+}  // namespace
+
+RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
+  const Progress progress(comm.is_root() && !options.quiet);
+  const KroneckerGenerator generator(options.scale, options.edgefactor, options.seed);
+  check_rank_count(generator.num_vertices(), comm.size());
+  check_memory(comm, estimate_run_bytes(options.scale, options.edgefactor, comm.size(), options.bfs),
+               "SCALE " + std::to_string(options.scale));
+  const EngineSpec& spec = find_engine(options.bfs.engine);
+
+  RunRecord run;
+  run.options = options;
+  run.num_mpi_processes = comm.size();
+  run.threads_per_process = omp_get_max_threads();
+  run.validated = !options.skip_validation;
+  run.edge_tuples = generator.num_edges();
+
+  progress.say("generating SCALE %d, edgefactor %d (%lld tuples) on %d ranks x %d threads", options.scale,
+               options.edgefactor, static_cast<long long>(generator.num_edges()), comm.size(), run.threads_per_process);
+  EdgeSlice slice;
+  run.generation_seconds = timed_collective(comm, [&] { slice = generate_slice(generator, comm, false); });
+
+  // Kernel 1: the vertex count from the edges, the common partition, the engine's graph.
+  PhaseTraffic traffic;
+  std::optional<Partition1D> part;
+  std::unique_ptr<BfsEngine> engine;
+  progress.say("kernel 1: building the %s graph", spec.name.c_str());
+  const mpi::TrafficSnapshot before_build = mpi::traffic().snapshot();
+  run.construction_seconds = timed_collective(comm, [&] {
+    run.vertices = count_vertices(slice, comm);
+    check_rank_count(run.vertices, comm.size());
+    part.emplace(run.vertices, comm.size(), comm.rank());
+    engine = spec.make(EngineContext{comm, *part, options.bfs});
+    engine->build(slice);
+  });
+  traffic.construction = mpi::traffic().snapshot().since(before_build);
+
+  const std::vector<vertex_t> roots =
+      choose_roots(connected_vertices(slice, *part, comm), *part, comm, options.roots, options.seed);
+  if (roots.empty()) throw UserError("no vertex has an edge other than a self-loop: there is nothing to search");
+  big_vector<vertex_t> parents(part->local_count());
+  // Warm-up, untimed but validated, as reference 3.0 does: every timed search then starts after a
+  // validation, with the same state of the caches.
+  engine->search(roots.front(), parents, nullptr);
+  if (!options.skip_validation) validated_nedge(slice, *part, comm, roots.front(), parents, "warm-up search");
+
+  mpi::TrafficTally search_traffic, validation_traffic;
+  for (std::size_t k = 0; k < roots.size(); ++k) {
+    RootRecord rec;
+    rec.root = roots[k];
+    rec.seconds = timed_collective(comm, [&] {
+      search_traffic.start(mpi::traffic().snapshot());
+      engine->search(rec.root, parents, &rec.levels);
+      search_traffic.stop(mpi::traffic().snapshot());
+    });
+    reduce_level_traffic(comm, rec.levels);
+    if (options.inject_fault && part->owns(rec.root)) parents[part->to_local(rec.root)] = kNoParent;
+    validation_traffic.start(mpi::traffic().snapshot());
+    if (options.skip_validation) {
+      rec.nedge = count_reached_tuples(slice, *part, comm, parents);
+      rec.result = "not validated";
+    } else {
+      rec.validate_seconds = timed_collective(comm, [&] {
+        rec.nedge = validated_nedge(slice, *part, comm, rec.root, parents,
+                                    "search " + std::to_string(k + 1) + " of " + std::to_string(roots.size()));
+      });
+      rec.result = "valid";
+    }
+    validation_traffic.stop(mpi::traffic().snapshot());
+    rec.teps = rec.seconds > 0 ? static_cast<double>(rec.nedge) / rec.seconds : 0;
+    progress.say("BFS %zu/%zu root %lld: %.4f s, %lld edges, %.4g TEPS%s", k + 1, roots.size(),
+                 static_cast<long long>(rec.root), rec.seconds, static_cast<long long>(rec.nedge), rec.teps,
+                 options.skip_validation ? "" : ", valid");
+    run.roots.push_back(std::move(rec));
+  }
+  traffic.search = search_traffic.counts();
+  traffic.validation = validation_traffic.counts();
+  run.traffic = gather_traffic(comm, traffic, search_traffic.peer_bytes(), options.comm_matrix);
+  progress.say("%s", traffic_line(run.traffic, roots.size()).c_str());
+  return run;
+}
+
+void run_generate(const GenerateOptions& options, const mpi::Comm& comm) {
+  const Progress progress(comm.is_root() && !options.quiet);
+  const KroneckerGenerator generator(options.scale, options.edgefactor, options.seed);
+  const bool with_weights = !options.weights_output.empty();
+  check_memory(comm, estimate_generate_bytes(options.scale, options.edgefactor, comm.size(), with_weights),
+               "generating SCALE " + std::to_string(options.scale));
+  progress.say("generating SCALE %d, edgefactor %d", options.scale, options.edgefactor);
+  const EdgeSlice slice = generate_slice(generator, comm, with_weights);
+  progress.say("writing %s", options.output.c_str());
+  write_edge_file(options.output, slice, comm);
+  if (with_weights) write_weight_file(options.weights_output, slice, comm);
+}
+
+}  // namespace g500

@@ -1,0 +1,55 @@
+#include "harness/memory_check.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "bfs/registry.hpp"
+#include "core/error.hpp"
+#include "core/memory.hpp"
+#include "exchange/rounds.hpp"
+
+namespace g500 {
+namespace {
+
+std::string gib(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
+  return buf;
+}
+
+}  // namespace
+
+std::int64_t estimate_run_bytes(int scale, int edgefactor, int num_ranks, const BfsOptions& bfs) {
+  const double n = std::ldexp(1.0, scale), m = n * edgefactor;
+  const double n_local = n / num_ranks + 64, m_local = m / num_ranks + 1;
+  const double build_round = static_cast<double>(exchange::kBuildRound);
+  const double validation_round = static_cast<double>(exchange::kValidationRound);
+  double bytes = 16 * m_local;                                     // edge slice
+  bytes += 8 * n_local + n_local / 8 + 3 * 8 * std::min(2 * m_local, build_round);  // parents, roots scan
+  bytes += 4 * n_local + 16 * n_local + 2 * 48 * std::min(m_local, validation_round);  // validation
+  const GraphShape shape{n, m, num_ranks};
+  bytes += static_cast<double>(find_engine(bfs.engine).memory_bytes(shape, bfs));
+  return static_cast<std::int64_t>(std::min(bytes, 9.0e18));
+}
+
+std::int64_t estimate_generate_bytes(int scale, int edgefactor, int num_ranks, bool with_weights) {
+  const double m_local = std::ldexp(1.0, scale) * edgefactor / num_ranks + 1;
+  return static_cast<std::int64_t>(std::min(m_local * (with_weights ? 20 : 16), 9.0e18));
+}
+
+void check_memory(const mpi::Comm& comm, std::int64_t bytes_per_rank, const std::string& what) {
+  const mpi::Comm node = comm.split_shared();
+  // Summed in floating point: per-rank estimates near 2^63 must not wrap around.
+  const double node_need = node.allreduce(static_cast<double>(bytes_per_rank), mpi::Op::sum);
+  const double node_has = static_cast<double>(available_memory_bytes());
+  const bool short_here = node_need > node_has;
+  const double worst_need = comm.allreduce(short_here ? node_need : 0.0, mpi::Op::max);
+  if (worst_need > 0) {
+    const double has = comm.allreduce(short_here ? node_has : 1e300, mpi::Op::min);
+    throw UserError("not enough memory for " + what + ": a node needs about " + gib(worst_need) + " but has " +
+                    gib(has) + " available (use a smaller --scale or more nodes)");
+  }
+}
+
+}  // namespace g500

@@ -1,0 +1,147 @@
+#include "harness/traffic_summary.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+namespace g500 {
+namespace {
+
+constexpr int kOpFields = 5;
+
+// The numbers of a TrafficCounts in a fixed order: ops, distinct peers, logical (calls, items) by
+// name. Every rank has the same logical names, so packed vectors line up across ranks.
+void pack(const mpi::TrafficCounts& c, std::vector<std::int64_t>& out) {
+  for (const mpi::OpTraffic& t : c.ops) {
+    out.insert(out.end(), {t.calls, t.messages_sent, t.bytes_sent, t.messages_received, t.bytes_received});
+  }
+  out.push_back(c.distinct_peers);
+  for (const auto& [name, l] : c.logical) out.insert(out.end(), {l.calls, l.items});
+}
+
+// Reads back what pack wrote, with `shape` giving the logical names; returns the next position.
+std::size_t unpack(const std::int64_t* in, const mpi::TrafficCounts& shape, mpi::TrafficCounts& c) {
+  std::size_t at = 0;
+  for (mpi::OpTraffic& t : c.ops) {
+    t = {in[at], in[at + 1], in[at + 2], in[at + 3], in[at + 4]};
+    at += kOpFields;
+  }
+  c.distinct_peers = in[at++];
+  c.logical.clear();
+  for (const auto& [name, l] : shape.logical) {
+    c.logical[name] = {in[at], in[at + 1]};
+    at += 2;
+  }
+  return at;
+}
+
+}  // namespace
+
+void reduce_level_traffic(const mpi::Comm& comm, SearchProfile& profile) {
+  std::vector<std::int64_t> sums, peaks;
+  for (const LevelRecord& level : profile) {
+    pack(level.traffic, sums);
+    peaks.insert(peaks.end(), {level.traffic.bytes_sent(), level.traffic.distinct_peers});
+  }
+  comm.allreduce_inplace<std::int64_t>(sums, mpi::Op::sum);
+  comm.allreduce_inplace<std::int64_t>(peaks, mpi::Op::max);
+  std::size_t at = 0;
+  for (std::size_t l = 0; l < profile.size(); ++l) {
+    LevelRecord& level = profile[l];
+    const mpi::TrafficCounts shape = level.traffic;
+    at += unpack(sums.data() + at, shape, level.traffic);
+    level.max_rank_bytes_sent = peaks[2 * l];
+    level.traffic.distinct_peers = peaks[2 * l + 1];
+  }
+}
+
+TrafficSummary gather_traffic(const mpi::Comm& comm, const PhaseTraffic& mine,
+                              const std::vector<std::int64_t>& search_peer_bytes, bool with_matrix) {
+  std::vector<std::int64_t> packed;
+  pack(mine.construction, packed);
+  pack(mine.search, packed);
+  pack(mine.validation, packed);
+  const int width = static_cast<int>(packed.size());
+  const std::vector<int> widths = comm.allgather(width);
+  std::vector<std::int64_t> all(static_cast<std::size_t>(width) * comm.size());
+  if (std::any_of(widths.begin(), widths.end(), [&](int w) { return w != width; })) {
+    throw std::logic_error("traffic counters differ in shape between ranks");
+  }
+  comm.allgatherv<std::int64_t>(packed, all.data(), widths, mpi::Comm::displacements(widths));
+  TrafficSummary summary;
+  summary.per_rank.resize(comm.size());
+  for (int r = 0; r < comm.size(); ++r) {
+    const std::int64_t* in = all.data() + static_cast<std::size_t>(r) * width;
+    in += unpack(in, mine.construction, summary.per_rank[r].construction);
+    in += unpack(in, mine.search, summary.per_rank[r].search);
+    unpack(in, mine.validation, summary.per_rank[r].validation);
+  }
+  if (with_matrix) {
+    const int p = comm.size();
+    summary.matrix.resize(static_cast<std::size_t>(p) * p);
+    comm.allgatherv<std::int64_t>(search_peer_bytes, summary.matrix.data(), std::vector<int>(p, p),
+                                  mpi::Comm::displacements(std::vector<int>(p, p)));
+  }
+  return summary;
+}
+
+mpi::TrafficCounts total(const TrafficSummary& summary, mpi::TrafficCounts PhaseTraffic::*phase) {
+  mpi::TrafficCounts sum;
+  for (const PhaseTraffic& r : summary.per_rank) sum.add(r.*phase);
+  return sum;
+}
+
+nlohmann::json to_json(const mpi::TrafficCounts& c) {
+  nlohmann::json ops = nlohmann::json::object();
+  for (int k = 0; k < mpi::kOpKinds; ++k) {
+    const mpi::OpTraffic& t = c.ops[k];
+    if (t.calls == 0) continue;
+    ops[mpi::to_string(static_cast<mpi::OpKind>(k))] = {
+        {"calls", t.calls}, {"messages_sent", t.messages_sent}, {"bytes_sent", t.bytes_sent},
+        {"messages_received", t.messages_received}, {"bytes_received", t.bytes_received}};
+  }
+  nlohmann::json logical = nlohmann::json::object();
+  for (const auto& [name, l] : c.logical) logical[name] = {{"calls", l.calls}, {"items", l.items}};
+  return {{"bytes_sent", c.bytes_sent()}, {"messages_sent", c.messages_sent()}, {"calls", c.calls()},
+          {"distinct_peers", c.distinct_peers}, {"ops", ops}, {"logical", logical}};
+}
+
+nlohmann::json to_json(const TrafficSummary& summary) {
+  nlohmann::json per_rank = nlohmann::json::array();
+  for (std::size_t r = 0; r < summary.per_rank.size(); ++r) {
+    const PhaseTraffic& t = summary.per_rank[r];
+    per_rank.push_back({{"rank", r}, {"construction", to_json(t.construction)}, {"search", to_json(t.search)},
+                        {"validation", to_json(t.validation)}});
+  }
+  nlohmann::json out = {{"construction", to_json(total(summary, &PhaseTraffic::construction))},
+                        {"search", to_json(total(summary, &PhaseTraffic::search))},
+                        {"validation", to_json(total(summary, &PhaseTraffic::validation))},
+                        {"per_rank", per_rank}};
+  if (!summary.matrix.empty()) {
+    const std::size_t p = summary.per_rank.size();
+    nlohmann::json rows = nlohmann::json::array();
+    for (std::size_t s = 0; s < p; ++s) {
+      rows.push_back(std::vector<std::int64_t>(summary.matrix.begin() + s * p, summary.matrix.begin() + (s + 1) * p));
+    }
+    out["search_matrix_bytes"] = rows;
+  }
+  return out;
+}
+
+std::string traffic_line(const TrafficSummary& summary, std::size_t searches) {
+  const mpi::TrafficCounts t = total(summary, &PhaseTraffic::search);
+  std::int64_t busiest = 0;
+  for (const PhaseTraffic& r : summary.per_rank) busiest = std::max(busiest, r.search.bytes_sent());
+  const double per = searches ? 1.0 / static_cast<double>(searches) : 0;
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "kernel 2 traffic, all ranks: %.4g MB in %.4g messages (%.4g calls) per search; busiest rank sent "
+                "%.4g MB in all, to at most %lld peers",
+                static_cast<double>(t.bytes_sent()) * per / 1e6, static_cast<double>(t.messages_sent()) * per,
+                static_cast<double>(t.calls()) * per, static_cast<double>(busiest) / 1e6,
+                static_cast<long long>(t.distinct_peers));
+  return line;
+}
+
+}  // namespace g500

@@ -1,0 +1,45 @@
+#pragma once
+// Traffic for the report: each rank counts its own (mpi/traffic.hpp); these collectives sum the
+// per-level counts over ranks, gather every rank's phase totals and, when asked, the source x
+// destination matrix of kernel 2. They run outside the timed work.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "bfs/level_profile.hpp"
+#include "mpi/comm.hpp"
+
+namespace g500 {
+
+// One rank's traffic by phase of the run.
+struct PhaseTraffic {
+  mpi::TrafficCounts construction;  // kernel 1
+  mpi::TrafficCounts search;        // kernel 2: the timed searches only
+  mpi::TrafficCounts validation;
+};
+
+struct TrafficSummary {
+  std::vector<PhaseTraffic> per_rank;
+  std::vector<std::int64_t> matrix;  // kernel 2 bytes, [source * P + destination]; empty unless asked
+};
+
+// Collective. Replaces each level's traffic (this rank's) by its sum over ranks, with
+// distinct_peers the most any rank had, and fills max_rank_bytes_sent.
+void reduce_level_traffic(const mpi::Comm& comm, SearchProfile& profile);
+
+// Collective: every rank's phase totals (and the matrix from each rank's kernel-2 bytes per peer).
+TrafficSummary gather_traffic(const mpi::Comm& comm, const PhaseTraffic& mine,
+                              const std::vector<std::int64_t>& search_peer_bytes, bool with_matrix);
+
+// The sum over ranks of one phase.
+mpi::TrafficCounts total(const TrafficSummary& summary, mpi::TrafficCounts PhaseTraffic::*phase);
+
+nlohmann::json to_json(const mpi::TrafficCounts& counts);
+nlohmann::json to_json(const TrafficSummary& summary);
+
+// One line for stderr: kernel 2's traffic over all ranks.
+std::string traffic_line(const TrafficSummary& summary, std::size_t searches);
+
+}  // namespace g500

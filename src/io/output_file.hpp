@@ -1,0 +1,31 @@
+#pragma once
+// Output files that are either complete or absent: the content is written under a temporary name
+// beside the target and renamed into place only once every byte is known to be written, so a run
+// that fails, fills the disk or is killed never leaves a short file with the final name, and never
+// destroys what the path held before. A target that exists and is not a regular file (/dev/null, a
+// pipe) is written in place, since it cannot be renamed over; its writes are checked all the same.
+#include <string>
+
+namespace g500::io {
+
+// Throws UserError unless `path` can be written: its folder takes new files (or the target is an
+// existing non-regular file open for writing). Touches nothing at `path`.
+void check_writable(const std::string& path);
+
+// Where to write for `path` (a temporary name, or `path` itself for a non-regular file), and the
+// step that puts it in place afterwards.
+struct StagedPath {
+  std::string final_path;
+  std::string write_path;
+  bool in_place = false;
+};
+StagedPath stage(const std::string& path, long unique);
+// Renames the staged file into place; throws UserError when that fails.
+void commit(const StagedPath& staged);
+// Removes a staged temporary file after a failure (never the target).
+void discard(const StagedPath& staged) noexcept;
+
+// One process writes a whole text file this way. Throws UserError for any failed or short write.
+void write_text_file(const std::string& path, const std::string& content);
+
+}  // namespace g500::io

@@ -1,0 +1,89 @@
+#include "mpi/traffic.hpp"
+
+#include <algorithm>
+
+namespace g500::mpi {
+
+const char* to_string(OpKind kind) {
+  switch (kind) {
+    case OpKind::alltoall: return "alltoall";
+    case OpKind::alltoallv: return "alltoallv";
+    case OpKind::allgather: return "allgather";
+    case OpKind::allreduce: return "allreduce";
+    case OpKind::broadcast: return "broadcast";
+    case OpKind::point_to_point: return "point_to_point";
+    case OpKind::barrier: return "barrier";
+  }
+  return "?";
+}
+
+std::int64_t TrafficCounts::bytes_sent() const {
+  std::int64_t total = 0;
+  for (const OpTraffic& t : ops) total += t.bytes_sent;
+  return total;
+}
+
+std::int64_t TrafficCounts::messages_sent() const {
+  std::int64_t total = 0;
+  for (const OpTraffic& t : ops) total += t.messages_sent;
+  return total;
+}
+
+std::int64_t TrafficCounts::calls() const {
+  std::int64_t total = 0;
+  for (const OpTraffic& t : ops) total += t.calls;
+  return total;
+}
+
+void TrafficCounts::add(const TrafficCounts& other) {
+  for (int k = 0; k < kOpKinds; ++k) {
+    OpTraffic& a = ops[k];
+    const OpTraffic& b = other.ops[k];
+    a = {a.calls + b.calls, a.messages_sent + b.messages_sent, a.bytes_sent + b.bytes_sent,
+         a.messages_received + b.messages_received, a.bytes_received + b.bytes_received};
+  }
+  distinct_peers = std::max(distinct_peers, other.distinct_peers);
+  for (const auto& [name, l] : other.logical) {
+    LogicalCount& t = logical[name];
+    t.calls += l.calls;
+    t.items += l.items;
+  }
+}
+
+void TrafficTally::stop(const TrafficSnapshot& now) {
+  sum_.add(now.since(start_));
+  const std::vector<std::int64_t> bytes = now.peer_bytes_since(start_);
+  if (peer_bytes_.empty()) peer_bytes_.assign(bytes.size(), 0);
+  for (std::size_t r = 0; r < bytes.size(); ++r) peer_bytes_[r] += bytes[r];
+}
+
+TrafficCounts TrafficTally::counts() const {
+  TrafficCounts c = sum_;
+  c.distinct_peers = 0;
+  for (std::int64_t b : peer_bytes_) c.distinct_peers += b != 0;
+  return c;
+}
+
+TrafficCounts TrafficSnapshot::since(const TrafficSnapshot& earlier) const {
+  TrafficCounts d;
+  for (int k = 0; k < kOpKinds; ++k) {
+    const OpTraffic &now = counts.ops[k], &then = earlier.counts.ops[k];
+    d.ops[k] = {now.calls - then.calls, now.messages_sent - then.messages_sent, now.bytes_sent - then.bytes_sent,
+                now.messages_received - then.messages_received, now.bytes_received - then.bytes_received};
+  }
+  for (const auto& [name, now] : counts.logical) {
+    const auto it = earlier.counts.logical.find(name);
+    const LogicalCount then = it == earlier.counts.logical.end() ? LogicalCount{} : it->second;
+    if (now.calls != then.calls) d.logical[name] = {now.calls - then.calls, now.items - then.items};
+  }
+  for (std::size_t r = 0; r < peer_bytes.size(); ++r) d.distinct_peers += peer_bytes[r] != earlier.peer_bytes[r];
+  return d;
+}
+
+std::vector<std::int64_t> TrafficSnapshot::peer_bytes_since(const TrafficSnapshot& earlier) const {
+  std::vector<std::int64_t> d(peer_bytes.size());
+  for (std::size_t r = 0; r < d.size(); ++r) d[r] = peer_bytes[r] - earlier.peer_bytes[r];
+  return d;
+}
+
+}  // namespace g500::mpi

@@ -1,0 +1,126 @@
+#pragma once
+// Traffic counters: every call that moves data between ranks goes through mpi::Comm, which records
+// it here, so no engine counts its own traffic and none can escape the count.
+//
+// What a byte means: payload bytes this rank sends to or receives from OTHER ranks (its own share
+// of an exchange never leaves it), counted at the level of the operation, not of the algorithm the
+// MPI library picks for it:
+//   - alltoall(v), point-to-point: exactly what goes to and comes from each peer;
+//   - allgather(v): this rank's part goes to each of the other ranks, and their parts come in;
+//   - allreduce: the payload goes out once and the result comes in once;
+//   - broadcast: the root sends the payload to each other rank, the others receive it once.
+// Messages are the non-empty transfers among those; per-peer bytes (the source x destination
+// matrix, and the distinct peers) are kept for the operations that name their peers (alltoall(v),
+// allgather(v), point-to-point). Exchange patterns add logical counts (items, questions) by name.
+//
+// Counters are per process and not thread-safe: MPI calls come from one thread at a time.
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace g500::mpi {
+
+enum class OpKind { alltoall, alltoallv, allgather, allreduce, broadcast, point_to_point, barrier };
+inline constexpr int kOpKinds = 7;
+const char* to_string(OpKind kind);
+
+struct OpTraffic {
+  std::int64_t calls = 0;
+  std::int64_t messages_sent = 0;
+  std::int64_t bytes_sent = 0;
+  std::int64_t messages_received = 0;
+  std::int64_t bytes_received = 0;
+};
+
+// A logical count of an exchange pattern: how often it ran and how many items it moved.
+// Patterns are collective and count on every rank, so every rank holds the same names.
+struct LogicalCount {
+  std::int64_t calls = 0;
+  std::int64_t items = 0;
+};
+
+// Counts of one stretch of work (a level, a phase, a run).
+struct TrafficCounts {
+  std::array<OpTraffic, kOpKinds> ops{};
+  std::map<std::string, LogicalCount> logical;
+  std::int64_t distinct_peers = 0;  // peers this rank sent bytes to
+
+  const OpTraffic& op(OpKind k) const { return ops[static_cast<int>(k)]; }
+  // Adds another stretch's counts; distinct peers become the larger of the two (the peers of a
+  // union are not known from counts alone: TrafficTally knows them).
+  void add(const TrafficCounts& other);
+  std::int64_t bytes_sent() const;
+  std::int64_t messages_sent() const;
+  std::int64_t calls() const;
+};
+
+// A point in time of one process's counters; the difference of two is the work between them.
+struct TrafficSnapshot {
+  TrafficCounts counts;
+  std::vector<std::int64_t> peer_bytes;  // bytes sent to each world rank so far
+
+  // Counts since `earlier`, with distinct peers taken from the per-peer bytes.
+  TrafficCounts since(const TrafficSnapshot& earlier) const;
+  std::vector<std::int64_t> peer_bytes_since(const TrafficSnapshot& earlier) const;
+};
+
+// Builds with -DG500_NO_TRAFFIC_COUNTERS count nothing: only to measure what counting costs.
+#ifdef G500_NO_TRAFFIC_COUNTERS
+inline constexpr bool kCountTraffic = false;
+#else
+inline constexpr bool kCountTraffic = true;
+#endif
+
+class TrafficCounters {
+ public:
+  explicit TrafficCounters(int world_size) : peer_bytes_(world_size, 0) {}
+
+  void record(OpKind kind, std::int64_t messages_sent, std::int64_t bytes_sent, std::int64_t messages_received,
+              std::int64_t bytes_received) {
+    OpTraffic& t = counts_.ops[static_cast<int>(kind)];
+    ++t.calls;
+    t.messages_sent += messages_sent;
+    t.bytes_sent += bytes_sent;
+    t.messages_received += messages_received;
+    t.bytes_received += bytes_received;
+  }
+  void to_peer(int world_rank, std::int64_t bytes) {
+    if constexpr (kCountTraffic) peer_bytes_[world_rank] += bytes;
+  }
+  void add_logical(const char* name, std::int64_t n) {
+    if constexpr (kCountTraffic) {
+      LogicalCount& c = counts_.logical[name];
+      ++c.calls;
+      c.items += n;
+    }
+  }
+
+  TrafficSnapshot snapshot() const { return {counts_, peer_bytes_}; }
+
+ private:
+  TrafficCounts counts_;
+  std::vector<std::int64_t> peer_bytes_;
+};
+
+// The sum of several stretches of work (every timed search, every validation), with the distinct
+// peers of all of them together.
+class TrafficTally {
+ public:
+  void start(const TrafficSnapshot& now) { start_ = now; }
+  void stop(const TrafficSnapshot& now);
+  TrafficCounts counts() const;
+  // Bytes sent to each world rank over all stretches (empty before the first).
+  const std::vector<std::int64_t>& peer_bytes() const { return peer_bytes_; }
+
+ private:
+  TrafficSnapshot start_;
+  TrafficCounts sum_;
+  std::vector<std::int64_t> peer_bytes_;
+};
+
+// The process's counters, made by mpi::Environment.
+TrafficCounters& traffic();
+
+}  // namespace g500::mpi
