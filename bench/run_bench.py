@@ -8,7 +8,8 @@ same invocation when their binaries are given, so every figure comes from one si
   bench/run_bench.py [--scales 20 22] [--gapbs PATH/bfs] [--reference PATH/graph500_reference_bfs]
                      [--fugaku PATH/runnable]
 
-Peers are built outside this repository; this script only runs them.
+Peers are built outside this repository; this script only runs them. Commands are recorded relative
+to the repository, with peers as GAPBS/, REFERENCE/ and FUGAKU/ (their checkouts).
 """
 import argparse
 import datetime
@@ -22,17 +23,29 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 CONFIGS = [(1, 2), (2, 1)]  # (MPI ranks, OpenMP threads per rank): 2 cores either way
-MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
+PEER_NAMES = {}  # binary path -> how results show it
 
 
 def mpirun(np):
-    return ["mpirun", "-np", str(np), "--oversubscribe", "--bind-to", "none"]
+    return ["scripts/mpirun", "-np", str(np)]  # run from the repository (execute sets cwd)
+
+
+def shown(cmd):
+    """The command as results record it: repository paths relative, peers by their placeholder."""
+    out = []
+    for word in cmd:
+        if word in PEER_NAMES:
+            word = PEER_NAMES[word]
+        elif os.path.isabs(word) and os.path.abspath(word).startswith(ROOT + os.sep):
+            word = os.path.relpath(word, ROOT)
+        out.append(word)
+    return shlex.join(out)
 
 
 def execute(cmd, threads, extra_env=None):
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads), **MPI_ENV, **(extra_env or {}))
-    print("+ OMP_NUM_THREADS=%d %s" % (threads, shlex.join(cmd)), file=sys.stderr, flush=True)
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads), **(extra_env or {}))
+    print("+ OMP_NUM_THREADS=%d %s" % (threads, shown(cmd)), file=sys.stderr, flush=True)
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
     if p.returncode != 0:
         raise SystemExit("failed (%d): %s\n%s" % (p.returncode, shlex.join(cmd), p.stderr[-2000:]))
     return p.stdout
@@ -45,13 +58,15 @@ def number(pattern, text):
 
 def run_g500(binary, scale, np, threads, results):
     out_json = os.path.join(results, "g500_s%d_np%d_t%d.json" % (scale, np, threads))
-    cmd = mpirun(np) + [binary, "--scale", str(scale), "--roots", "64", "--quiet", "--json", out_json]
+    # Relative paths, run from the repository: g500's JSON records its own command line as given.
+    cmd = mpirun(np) + [os.path.relpath(binary, ROOT), "--scale", str(scale), "--roots", "64", "--quiet", "--json",
+                        os.path.relpath(out_json, ROOT)]
     execute(cmd, threads)
-    with open(out_json) as f:
+    with open(os.path.join(ROOT, os.path.relpath(out_json, ROOT))) as f:
         run = json.load(f)
     stats = run["statistics"]
     return {"code": "g500", "scale": scale, "np": np, "threads": threads,
-            "command": "OMP_NUM_THREADS=%d %s" % (threads, shlex.join(cmd)),
+            "command": "OMP_NUM_THREADS=%d %s" % (threads, shown(cmd)),
             "mean_time": stats["time"]["mean"], "harmonic_mean_teps": stats["TEPS"]["harmonic_mean"],
             "construction_time": run["construction_time"], "mean_validate": stats["validate"]["mean"]}
 
@@ -60,7 +75,7 @@ def run_gapbs(binary, scale, threads):
     cmd = [binary, "-g", str(scale), "-n", "64"]
     out = execute(cmd, threads)
     return {"code": "gapbs", "scale": scale, "np": 1, "threads": threads,
-            "command": "OMP_NUM_THREADS=%d %s" % (threads, shlex.join(cmd)),
+            "command": "OMP_NUM_THREADS=%d %s" % (threads, shown(cmd)),
             "mean_time": number(r"^Average Time:\s+(\S+)", out), "harmonic_mean_teps": None,
             "construction_time": number(r"^Build Time:\s+(\S+)", out)}
 
@@ -70,7 +85,7 @@ def run_reference(binary, scale, np):
     cmd = mpirun(np) + [binary, str(scale), "16"]
     out = execute(cmd, 1, {"SKIP_VALIDATION": "1"})
     return {"code": "reference-3.0", "scale": scale, "np": np, "threads": 1,
-            "command": "SKIP_VALIDATION=1 OMP_NUM_THREADS=1 %s" % shlex.join(cmd),
+            "command": "SKIP_VALIDATION=1 OMP_NUM_THREADS=1 %s" % shown(cmd),
             "mean_time": number(r"mean_time:\s+(\S+)", out),
             "harmonic_mean_teps": number(r"harmonic_mean_TEPS:\s+!?\s*(\S+)", out),
             "construction_time": number(r"construction_time:\s+(\S+)", out)}
@@ -80,7 +95,7 @@ def run_fugaku(binary, scale, np, threads):
     cmd = mpirun(np) + [binary, str(scale), "-n", "64"]
     out = execute(cmd, threads)
     return {"code": "fugaku", "scale": scale, "np": np, "threads": threads,
-            "command": "OMP_NUM_THREADS=%d %s" % (threads, shlex.join(cmd)),
+            "command": "OMP_NUM_THREADS=%d %s" % (threads, shown(cmd)),
             "mean_time": number(r"^mean_time:\s+(\S+)", out),
             "harmonic_mean_teps": number(r"^harmonic_mean_TEPS:\s+(\S+)", out),
             "construction_time": number(r"^construction_time:\s+(\S+)", out)}
@@ -96,6 +111,10 @@ def main():
     ap.add_argument("--results", default=os.path.join(HERE, "results"))
     args = ap.parse_args()
     os.makedirs(args.results, exist_ok=True)
+    for path, name in ((args.gapbs, "GAPBS/bfs"), (args.reference, "REFERENCE/src/graph500_reference_bfs"),
+                       (args.fugaku, "FUGAKU/mpi/runnable")):
+        if path:
+            PEER_NAMES[path] = name
 
     rows = []
     for scale in args.scales:
@@ -108,8 +127,7 @@ def main():
         if args.reference:
             rows.append(run_reference(args.reference, scale, 2))
 
-    summary = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "host": os.uname().nodename,
-               "cores": os.cpu_count(), "rows": rows}
+    summary = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "cores": os.cpu_count(), "rows": rows}
     with open(os.path.join(args.results, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
     print("%-14s %5s %3s %3s %12s %14s %12s" % ("code", "SCALE", "np", "thr", "mean_time", "hmean_TEPS", "build"))

@@ -2,7 +2,7 @@
 # Installs what g500 needs on a fresh Debian machine; a no-op when all is present.
 set -euo pipefail
 packages=(build-essential cmake libopenmpi-dev openmpi-bin libcli11-dev
-          nlohmann-json3-dev libgtest-dev python3)
+          nlohmann-json3-dev libgtest-dev python3 python3-pip time)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -12,4 +12,9 @@ if ((${#missing[@]})); then
   [ "$(id -u)" -ne 0 ] && sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+fi
+# Plots (bench/, matplotlib) for whichever python3 runs the scripts.
+if ! python3 -c 'import matplotlib' 2>/dev/null; then
+  python3 -m pip install --quiet matplotlib 2>/dev/null ||
+    python3 -m pip install --quiet --break-system-packages matplotlib
 fi

@@ -7,6 +7,7 @@
 
 #include "core/types.hpp"
 #include "generator/generate_slice.hpp"
+#include "graph/edge_source.hpp"
 #include "generator/kronecker.hpp"
 #include "mpi/comm.hpp"
 
@@ -19,14 +20,14 @@ inline std::vector<Edge> all_edges(const KroneckerGenerator& gen) {
   return edges;
 }
 
-// This rank's share of an explicit tuple list, split as the generator splits.
-inline EdgeSlice slice_of(const std::vector<Edge>& edges, const mpi::Comm& comm) {
+// This rank's share of an explicit tuple list, split as the generator splits, as an edge source.
+inline SliceSource source_of(const std::vector<Edge>& edges, const mpi::Comm& comm) {
   EdgeSlice s;
   s.global_edges = static_cast<std::int64_t>(edges.size());
   s.first = slice_begin(s.global_edges, comm.rank(), comm.size());
   const std::int64_t last = slice_begin(s.global_edges, comm.rank() + 1, comm.size());
   s.edges.assign(edges.begin() + s.first, edges.begin() + last);
-  return s;
+  return SliceSource(std::move(s), comm.rank(), comm.size());
 }
 
 // The distinct neighbours of every vertex, self-loops left out.

@@ -2,6 +2,7 @@
 // The options of the BFS engines, one struct per option group. A group is registered, checked and
 // written to JSON in one place (bfs/option_groups.cpp); an engine's registry row names the groups
 // it reads. A plain header (no CLI or JSON library) so any engine, CUDA ones too, can include it.
+#include <cstdint>
 #include <string>
 
 namespace g500 {
@@ -17,10 +18,18 @@ struct BottomUpOptions {
   int summary_granularity = 64;  // frontier bits per summary bit
 };
 
+// The width of stored vertex ids (group "ids"): 32-bit whenever N <= 2^32 unless told otherwise.
+enum class IdWidth { automatic, bits32, bits64 };
+
 struct BfsOptions {
   std::string engine = "hybrid-1d";
   DirectionOptions direction;
   BottomUpOptions bottom_up;
+  IdWidth ids = IdWidth::automatic;
 };
+
+// Whether an N-vertex graph is stored with 32-bit ids; throws UserError when 32 bits were asked
+// for and N does not fit.
+bool use_32_bit_ids(IdWidth ids, std::int64_t num_vertices);
 
 }  // namespace g500

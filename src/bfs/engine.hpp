@@ -8,7 +8,7 @@
 #include "bfs/bfs_options.hpp"
 #include "bfs/level_profile.hpp"
 #include "core/types.hpp"
-#include "graph/edge_slice.hpp"
+#include "graph/edge_source.hpp"
 #include "mpi/comm.hpp"
 #include "partition/partition_1d.hpp"
 
@@ -24,8 +24,9 @@ struct EngineContext {
 class BfsEngine {
  public:
   virtual ~BfsEngine() = default;
-  // Kernel 1: build the engine's distributed graph from this rank's slice. Collective.
-  virtual void build(const EdgeSlice& slice) = 0;
+  // Kernel 1: build the engine's distributed graph from the edge source, reading it as often as
+  // it needs (each read makes or fetches the tuples again; nothing keeps them). Collective.
+  virtual void build(const EdgeSource& source) = 0;
   // Kernel 2: parents[i] = parent of global vertex part.to_global(i) (root -> root, unreached ->
   // -1). Appends one record per level to `profile` when it is not null. Collective.
   virtual void search(vertex_t root, std::span<vertex_t> parents, SearchProfile* profile) = 0;

@@ -42,7 +42,14 @@ class LevelProfiler {
     std::int64_t sums[3] = {local.discovered, local.discovered_edges, local.edges_examined};
     comm_.allreduce_inplace<std::int64_t>(sums, mpi::Op::sum);
     if (profile_) {
-      LevelRecord rec{level, direction, frontier_vertices, frontier_edges, sums[0], sums[2], timer_.seconds()};
+      LevelRecord rec;
+      rec.level = level;
+      rec.direction = direction;
+      rec.frontier_vertices = frontier_vertices;
+      rec.frontier_edges = frontier_edges;
+      rec.discovered = sums[0];
+      rec.edges_examined = sums[2];
+      rec.seconds = timer_.seconds();
       rec.traffic = mpi::traffic().snapshot().since(start_);
       profile_->push_back(std::move(rec));
     }

@@ -6,6 +6,8 @@
 #include "core/cli_decimal.hpp"
 #include "core/error.hpp"
 
+#include <map>
+
 namespace g500 {
 
 const OptionGroup kDirectionGroup = {
@@ -41,6 +43,28 @@ const OptionGroup kBottomUpGroup = {
       }
     },
     [](const BfsOptions& o, nlohmann::json& out) { out["summary_granularity"] = o.bottom_up.summary_granularity; },
+};
+
+bool use_32_bit_ids(IdWidth ids, std::int64_t num_vertices) {
+  const bool fits = num_vertices <= (std::int64_t{1} << 32);
+  if (ids == IdWidth::bits32 && !fits) {
+    throw UserError("--ids 32 cannot hold " + std::to_string(num_vertices) + " vertices (more than 2^32)");
+  }
+  return ids == IdWidth::bits32 || (ids == IdWidth::automatic && fits);
+}
+
+const OptionGroup kIdsGroup = {
+    "ids",
+    [](CLI::App& app, BfsOptions& o) {
+      const std::map<std::string, IdWidth> widths = {
+          {"auto", IdWidth::automatic}, {"32", IdWidth::bits32}, {"64", IdWidth::bits64}};
+      app.add_option("--ids", o.ids, "stored vertex id width: auto (32-bit when N <= 2^32), 32 or 64")
+          ->transform(CLI::CheckedTransformer(widths))->default_str("auto")->group("Graph storage");
+    },
+    [](const BfsOptions&) {},
+    [](const BfsOptions& o, nlohmann::json& out) {
+      out["ids"] = o.ids == IdWidth::automatic ? "auto" : o.ids == IdWidth::bits32 ? "32" : "64";
+    },
 };
 
 }  // namespace g500

@@ -21,5 +21,6 @@ struct OptionGroup {
 
 extern const OptionGroup kDirectionGroup;
 extern const OptionGroup kBottomUpGroup;
+extern const OptionGroup kIdsGroup;
 
 }  // namespace g500

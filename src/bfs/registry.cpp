@@ -7,7 +7,7 @@ namespace g500 {
 const std::vector<EngineSpec>& engine_table() {
   static const std::vector<EngineSpec> table = {
       {"hybrid-1d", "direction-optimizing BFS on a 1D partition (Beamer; papers 000, 002)", &make_hybrid_1d,
-       &hybrid_1d_memory_bytes, mpi::ThreadLevel::funneled, {&kDirectionGroup, &kBottomUpGroup}},
+       &hybrid_1d_memory_bytes, mpi::ThreadLevel::funneled, {&kDirectionGroup, &kBottomUpGroup, &kIdsGroup}},
   };
   return table;
 }

@@ -1,5 +1,6 @@
 #include "core/memory.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -16,6 +17,12 @@ std::int64_t available_memory_bytes() {
     if (key == "MemAvailable:") return kib * 1024;
   }
   return static_cast<std::int64_t>(sysconf(_SC_AVPHYS_PAGES)) * sysconf(_SC_PAGESIZE);
+}
+
+std::int64_t peak_resident_bytes() {
+  struct rusage usage;
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+  return static_cast<std::int64_t>(usage.ru_maxrss) * 1024;  // Linux reports KiB
 }
 
 }  // namespace g500

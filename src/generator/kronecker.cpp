@@ -61,6 +61,32 @@ Edge KroneckerGenerator::edge(std::int64_t i) const {
   return {scramble_(static_cast<vertex_t>(u)), scramble_(static_cast<vertex_t>(v))};
 }
 
+void KroneckerGenerator::edges(std::int64_t first, std::span<Edge> out) const {
+  constexpr int kLanes = 8;
+  const std::int64_t n = static_cast<std::int64_t>(out.size());
+  const std::int64_t blocks = (n + kLanes - 1) / kLanes;
+#pragma omp parallel for schedule(static)
+  for (std::int64_t b = 0; b < blocks; ++b) {
+    std::uint64_t s[kLanes], u[kLanes] = {}, v[kLanes] = {};
+    for (int l = 0; l < kLanes; ++l) s[l] = rng_.stream(static_cast<std::uint64_t>(first + b * kLanes + l));
+    for (int level = 0; level < scale_; ++level) {
+#pragma omp simd
+      for (int l = 0; l < kLanes; ++l) {
+        // The same draws and thresholds as edge(i), lane by lane.
+        const std::uint64_t r = CounterRng::at(s[l], static_cast<std::uint64_t>(level));
+        const std::uint64_t row = (r >> 32) >= kRowOne;
+        const std::uint64_t col = (r & 0xffffffffULL) >= (row ? kColOneBottom : kColOneTop);
+        u[l] = (u[l] << 1) | row;
+        v[l] = (v[l] << 1) | col;
+      }
+    }
+    for (int l = 0; l < kLanes; ++l) {
+      const std::int64_t i = b * kLanes + l;
+      if (i < n) out[i] = {scramble_(static_cast<vertex_t>(u[l])), scramble_(static_cast<vertex_t>(v[l]))};
+    }
+  }
+}
+
 float KroneckerGenerator::weight(std::int64_t i) const {
   const std::uint64_t r = CounterRng::at(rng_.stream(static_cast<std::uint64_t>(i)), 64);
   return static_cast<float>(r >> 40) * (1.0f / 16777216.0f);  // 24 random bits: exactly < 1

@@ -3,6 +3,7 @@
 // initiator A=0.57, B=0.19, C=0.19, D=0.05. Self-loops and duplicates stay in the list. Edge i is a
 // pure function of (seed, SCALE, i); vertex labels then go through a seeded bijection of [0, N).
 #include <cstdint>
+#include <span>
 
 #include "core/types.hpp"
 #include "generator/counter_rng.hpp"
@@ -30,6 +31,9 @@ class KroneckerGenerator {
   std::int64_t num_edges() const { return num_vertices() * edgefactor_; }
 
   Edge edge(std::int64_t i) const;
+  // Tuples first, first + 1, ... into `out` with the OpenMP team: the same as edge(i), made eight at
+  // a time so the per-level draws of eight edges run side by side in vector lanes.
+  void edges(std::int64_t first, std::span<Edge> out) const;
   // Weight of edge i in [0, 1), for SSSP.
   float weight(std::int64_t i) const;
 

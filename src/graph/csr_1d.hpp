@@ -1,38 +1,49 @@
 #pragma once
-// Kernel 1 for 1D engines: the CSR rows of this rank's vertex block, built from the edge slices of
+// Kernel 1 for 1D engines: the CSR rows of this rank's vertex block, built from the edge source of
 // all ranks. Each tuple (u, v) with u != v becomes u->v and v->u; rows are sorted and duplicates
 // and self-loops are dropped (they never change a BFS tree).
+//
+// Columns are global vertex ids of type Column: 32-bit when N <= 2^32 (half the memory and memory
+// traffic of the largest array), 64-bit above; engines choose once, at run time.
 #include <cstdint>
 #include <vector>
 
 #include "core/big_vector.hpp"
 #include "core/types.hpp"
-#include "graph/edge_slice.hpp"
-#include "partition/partition_1d.hpp"
 #include "exchange/rounds.hpp"
+#include "graph/edge_source.hpp"
 #include "mpi/comm.hpp"
+#include "partition/partition_1d.hpp"
 
 namespace g500 {
 
+template <class Column>
 struct Csr1D {
   Partition1D part;
   big_vector<edge_count_t> offsets;  // local_count + 1 entries
-  big_vector<vertex_t> columns;      // global ids of neighbours
+  big_vector<Column> columns;        // global ids of neighbours (capacity may exceed offsets.back())
 
   edge_count_t degree(local_t i) const { return offsets[i + 1] - offsets[i]; }
-  const vertex_t* begin(local_t i) const { return columns.data() + offsets[i]; }
-  const vertex_t* end(local_t i) const { return columns.data() + offsets[i + 1]; }
+  const Column* begin(local_t i) const { return columns.data() + offsets[i]; }
+  const Column* end(local_t i) const { return columns.data() + offsets[i + 1]; }
   edge_count_t local_entries() const { return offsets.back(); }
 };
 
-// Collective. Tuples travel in rounds of at most `chunk` per rank to bound the buffers.
-Csr1D build_csr_1d(const EdgeSlice& slice, const Partition1D& part, const mpi::Comm& comm,
-                   std::int64_t chunk = exchange::kBuildRound);
+// True when every vertex id of an N-vertex graph fits a 32-bit column.
+inline bool fits_32_bit(vertex_t num_vertices) { return num_vertices <= (vertex_t{1} << 32); }
+
+// Collective. Two passes over the source, in rounds of at most `round` tuples per rank: the first
+// counts each row's arcs at its owner, the second sends the arcs and writes each straight into its
+// row, so the largest thing held besides the rows themselves is one round's buffers.
+template <class Column>
+Csr1D<Column> build_csr_1d(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
+                           std::int64_t round = exchange::kBuildRound);
 
 // Reorders every row by the degree of its neighbours, highest first (ties by id), asking the owners
-// for the degrees in rounds of at most `chunk` entries. A bottom-up step stops at the first
+// for the degrees in rounds of at most `round` entries. A bottom-up step stops at the first
 // neighbour in the frontier, and the frontier fills with high-degree vertices first, so this cuts
 // the entries it examines. Collective; the result does not depend on rank or thread counts.
-void order_rows_by_degree(Csr1D& csr, const mpi::Comm& comm, std::int64_t chunk = exchange::kBuildRound);
+template <class Column>
+void order_rows_by_degree(Csr1D<Column>& csr, const mpi::Comm& comm, std::int64_t round = exchange::kBuildRound);
 
 }  // namespace g500

@@ -8,7 +8,9 @@
 #include "bfs/registry.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
+#include "core/memory.hpp"
 #include "generator/generate_slice.hpp"
+#include "generator/kronecker_source.hpp"
 #include "graph/vertex_count.hpp"
 #include "harness/memory_check.hpp"
 #include "harness/progress.hpp"
@@ -38,9 +40,9 @@ double timed_collective(const mpi::Comm& comm, Work&& work) {
 }
 
 // Validates one search; throws UserError naming the root and the rule when it fails.
-std::int64_t validated_nedge(const EdgeSlice& slice, const Partition1D& part, const mpi::Comm& comm, vertex_t root,
+std::int64_t validated_nedge(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm, vertex_t root,
                              std::span<const vertex_t> parents, const std::string& which) {
-  const ValidationResult valid = validate_bfs(slice, part, comm, root, parents);
+  const ValidationResult valid = validate_bfs(source, part, comm, root, parents);
   if (!valid.ok) {
     throw UserError("validation failed for root " + std::to_string(root) + " (" + which + "): rule " +
                     std::to_string(valid.rule) + ": " + valid.message);
@@ -54,21 +56,26 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   const Progress progress(comm.is_root() && !options.quiet);
   const KroneckerGenerator generator(options.scale, options.edgefactor, options.seed);
   check_rank_count(generator.num_vertices(), comm.size());
-  check_memory(comm, estimate_run_bytes(options.scale, options.edgefactor, comm.size(), options.bfs),
-               "SCALE " + std::to_string(options.scale));
+  const std::int64_t estimate = estimate_run_bytes(options.scale, options.edgefactor, comm.size(), options.bfs);
+  check_memory(comm, estimate, "SCALE " + std::to_string(options.scale));
   const EngineSpec& spec = find_engine(options.bfs.engine);
 
   RunRecord run;
+  run.memory_estimate_per_rank = estimate;
   run.options = options;
   run.num_mpi_processes = comm.size();
   run.threads_per_process = omp_get_max_threads();
   run.validated = !options.skip_validation;
   run.edge_tuples = generator.num_edges();
 
+  // The tuples are never stored: every stage makes its rounds again from the generator. The
+  // generation time is that of making the whole list once.
+  const KroneckerSource source(generator, comm.rank(), comm.size());
+  run.edge_source = source.describe();
   progress.say("generating SCALE %d, edgefactor %d (%lld tuples) on %d ranks x %d threads", options.scale,
                options.edgefactor, static_cast<long long>(generator.num_edges()), comm.size(), run.threads_per_process);
-  EdgeSlice slice;
-  run.generation_seconds = timed_collective(comm, [&] { slice = generate_slice(generator, comm, false); });
+  run.generation_seconds = timed_collective(
+      comm, [&] { for_each_round(source, comm, exchange::kBuildRound, [](std::int64_t, std::span<const Edge>) {}); });
 
   // Kernel 1: the vertex count from the edges, the common partition, the engine's graph.
   PhaseTraffic traffic;
@@ -77,22 +84,22 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   progress.say("kernel 1: building the %s graph", spec.name.c_str());
   const mpi::TrafficSnapshot before_build = mpi::traffic().snapshot();
   run.construction_seconds = timed_collective(comm, [&] {
-    run.vertices = count_vertices(slice, comm);
+    run.vertices = count_vertices(source, comm);
     check_rank_count(run.vertices, comm.size());
     part.emplace(run.vertices, comm.size(), comm.rank());
     engine = spec.make(EngineContext{comm, *part, options.bfs});
-    engine->build(slice);
+    engine->build(source);
   });
   traffic.construction = mpi::traffic().snapshot().since(before_build);
 
   const std::vector<vertex_t> roots =
-      choose_roots(connected_vertices(slice, *part, comm), *part, comm, options.roots, options.seed);
+      choose_roots(connected_vertices(source, *part, comm), *part, comm, options.roots, options.seed);
   if (roots.empty()) throw UserError("no vertex has an edge other than a self-loop: there is nothing to search");
   big_vector<vertex_t> parents(part->local_count());
   // Warm-up, untimed but validated, as reference 3.0 does: every timed search then starts after a
   // validation, with the same state of the caches.
   engine->search(roots.front(), parents, nullptr);
-  if (!options.skip_validation) validated_nedge(slice, *part, comm, roots.front(), parents, "warm-up search");
+  if (!options.skip_validation) validated_nedge(source, *part, comm, roots.front(), parents, "warm-up search");
 
   mpi::TrafficTally search_traffic, validation_traffic;
   for (std::size_t k = 0; k < roots.size(); ++k) {
@@ -107,11 +114,11 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
     if (options.inject_fault && part->owns(rec.root)) parents[part->to_local(rec.root)] = kNoParent;
     validation_traffic.start(mpi::traffic().snapshot());
     if (options.skip_validation) {
-      rec.nedge = count_reached_tuples(slice, *part, comm, parents);
+      rec.nedge = count_reached_tuples(source, *part, comm, parents);
       rec.result = "not validated";
     } else {
       rec.validate_seconds = timed_collective(comm, [&] {
-        rec.nedge = validated_nedge(slice, *part, comm, rec.root, parents,
+        rec.nedge = validated_nedge(source, *part, comm, rec.root, parents,
                                     "search " + std::to_string(k + 1) + " of " + std::to_string(roots.size()));
       });
       rec.result = "valid";
@@ -127,6 +134,12 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   traffic.validation = validation_traffic.counts();
   run.traffic = gather_traffic(comm, traffic, search_traffic.peer_bytes(), options.comm_matrix);
   progress.say("%s", traffic_line(run.traffic, roots.size()).c_str());
+  run.peak_memory = comm.allgather(peak_resident_bytes());
+  std::int64_t peak_total = 0;
+  for (std::int64_t b : run.peak_memory) peak_total += b;
+  progress.say("peak memory, all ranks: %.3g GB, %.1f bytes per input tuple (estimate %.3g GB per rank)",
+               static_cast<double>(peak_total) / 1e9, static_cast<double>(peak_total) / run.edge_tuples,
+               static_cast<double>(estimate) / 1e9);
   return run;
 }
 

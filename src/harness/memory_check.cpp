@@ -25,9 +25,11 @@ std::int64_t estimate_run_bytes(int scale, int edgefactor, int num_ranks, const 
   const double n_local = n / num_ranks + 64, m_local = m / num_ranks + 1;
   const double build_round = static_cast<double>(exchange::kBuildRound);
   const double validation_round = static_cast<double>(exchange::kValidationRound);
-  double bytes = 16 * m_local;                                     // edge slice
-  bytes += 8 * n_local + n_local / 8 + 3 * 8 * std::min(2 * m_local, build_round);  // parents, roots scan
-  bytes += 4 * n_local + 16 * n_local + 2 * 48 * std::min(m_local, validation_round);  // validation
+  // No edge list is kept: each stage reads rounds of tuples again (one round buffer at a time).
+  double bytes = 16 * std::min(m_local, build_round);                                   // a round of tuples
+  bytes += 8 * n_local + n_local / 8 + 3 * 8 * std::min(2 * m_local, build_round);      // parents, roots scan
+  bytes += 4 * n_local + 16 * n_local + n_local / 8;                                    // validation: levels, tree
+  bytes += 2 * (16 + 8 + 4 + 16 + 4 + 4) * std::min(m_local, validation_round);          // its owner queries
   const GraphShape shape{n, m, num_ranks};
   bytes += static_cast<double>(find_engine(bfs.engine).memory_bytes(shape, bfs));
   return static_cast<std::int64_t>(std::min(bytes, 9.0e18));

@@ -64,6 +64,15 @@ std::string host_name() {
   return buf;
 }
 
+nlohmann::json memory_json(const RunRecord& run) {
+  std::int64_t total = 0;
+  for (std::int64_t b : run.peak_memory) total += b;
+  return {{"estimate_per_rank", run.memory_estimate_per_rank},
+          {"peak_per_rank", run.peak_memory},
+          {"peak_total", total},
+          {"peak_bytes_per_tuple", run.edge_tuples ? static_cast<double>(total) / run.edge_tuples : 0.0}};
+}
+
 }  // namespace
 
 void print_statistics(std::ostream& out, const RunRecord& run) {
@@ -117,6 +126,7 @@ nlohmann::json to_json(const RunRecord& run, const std::string& command_line) {
         {"threads_per_process", run.threads_per_process}}},
       {"graph",
        {{"vertices", run.vertices}, {"edge_tuples", run.edge_tuples}}},
+      {"edge_source", run.edge_source},
       {"graph_generation", run.generation_seconds},
       {"construction_time", run.construction_seconds},
       {"validated", run.validated},
@@ -131,6 +141,7 @@ nlohmann::json to_json(const RunRecord& run, const std::string& command_line) {
           {"harmonic_stddev", teps.harmonic_stddev}}}}},
       {"runs", roots},
       {"traffic", to_json(run.traffic)},
+      {"memory", memory_json(run)},
   };
 }
 

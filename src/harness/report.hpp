@@ -35,7 +35,10 @@ struct RunRecord {
   double construction_seconds = 0;
   std::vector<RootRecord> roots;
   bool validated = true;  // false when --skip-validation
+  std::string edge_source;  // where the tuples came from
   TrafficSummary traffic;
+  std::int64_t memory_estimate_per_rank = 0;  // what the memory check assumed
+  std::vector<std::int64_t> peak_memory;      // each rank's resident high-water mark at the end
 };
 
 void print_statistics(std::ostream& out, const RunRecord& run);

@@ -12,18 +12,18 @@
 
 namespace g500 {
 
-Bitmap connected_vertices(const EdgeSlice& slice, const Partition1D& part, const mpi::Comm& comm) {
+Bitmap connected_vertices(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm) {
   Bitmap connected(part.local_count());
   exchange::OwnerBuckets<vertex_t> buckets(comm.size(), omp_get_max_threads(), "roots.endpoints");
-  const std::int64_t n = static_cast<std::int64_t>(slice.edges.size());
   std::vector<vertex_t> got;
-  exchange::in_rounds(comm, n, exchange::kBuildRound, [&](std::int64_t first, std::int64_t last) {
+  for_each_round(source, comm, exchange::kBuildRound, [&](std::int64_t, std::span<const Edge> edges) {
+    const std::int64_t n = static_cast<std::int64_t>(edges.size());
 #pragma omp parallel
     {
       const int t = omp_get_thread_num();
 #pragma omp for schedule(static)
-      for (std::int64_t i = first; i < last; ++i) {
-        const Edge e = slice.edges[i];
+      for (std::int64_t i = 0; i < n; ++i) {
+        const Edge e = edges[i];
         if (e.u == e.v) continue;
         buckets.push(t, part.owner(e.u), e.u);
         buckets.push(t, part.owner(e.v), e.v);

@@ -19,6 +19,9 @@ class Partition1D {
     for (int r = 0; r <= p_; ++r) first_words_[r] = words_ * r / p_;
     begin_ = begin_of(me_);
     end_ = begin_of(me_ + 1);
+    // Equal blocks of a power-of-two size (the common case: N and P powers of two): owner by shift.
+    const std::int64_t block = words_ / p_ * kWordBits;
+    if (words_ % p_ == 0 && (block & (block - 1)) == 0) shift_ = __builtin_ctzll(static_cast<std::uint64_t>(block));
   }
 
   vertex_t num_vertices() const { return n_; }
@@ -30,9 +33,11 @@ class Partition1D {
   vertex_t begin_of(int r) const { return std::min<vertex_t>(n_, first_word(r) * kWordBits); }
   vertex_t count_of(int r) const { return begin_of(r + 1) - begin_of(r); }
 
-  // The rank whose block holds v. Hot in every exchange, so no integer division: a floating-point
-  // estimate, corrected against the exact block bounds (rarely more than one step).
+  // The rank whose block holds v. Hot in every exchange, so no integer division: a shift when the
+  // blocks allow it, else a floating-point estimate corrected against the exact block bounds
+  // (rarely more than one step).
   int owner(vertex_t v) const {
+    if (shift_ >= 0) return static_cast<int>(v >> shift_);
     const std::int64_t w = v >> 6;
     int r = std::min(p_ - 1, static_cast<int>(static_cast<double>(w) * ranks_per_word_));
     while (first_words_[r] > w) --r;
@@ -58,6 +63,7 @@ class Partition1D {
   std::vector<std::int64_t> first_words_;
   vertex_t begin_ = 0;
   vertex_t end_ = 0;
+  int shift_ = -1;  // log2 of the block size when all blocks are equal powers of two
 };
 
 }  // namespace g500

@@ -100,7 +100,7 @@ big_vector<level_t> tree_levels(const Partition1D& part, const mpi::Comm& comm, 
 
 }  // namespace
 
-ValidationResult validate_bfs(const EdgeSlice& slice, const Partition1D& part, const mpi::Comm& comm, vertex_t root,
+ValidationResult validate_bfs(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm, vertex_t root,
                               std::span<const vertex_t> parents, std::int64_t chunk) {
   Failure failure;
   const big_vector<level_t> level = tree_levels(part, comm, root, parents, failure);
@@ -127,7 +127,7 @@ ValidationResult validate_bfs(const EdgeSlice& slice, const Partition1D& part, c
   std::vector<Failure> thread_failure(threads);
   std::vector<std::int64_t> thread_nedge(threads, 0);
   const auto prefetch = [&](local_t i) { __builtin_prefetch(&tree[i]); };
-  scan_tuples<level_t>(slice, part, comm, chunk, answer, prefetch, [&](int t, const Edge& e, level_t lu, level_t lv) {
+  scan_tuples<level_t>(source, part, comm, chunk, answer, prefetch, [&](int t, const Edge& e, level_t lu, level_t lv) {
     const bool in_u = lu != kUnreached, in_v = lv != kUnreached;
     Failure& f = thread_failure[t];
     if (in_u != in_v && f.wants(4)) {
@@ -159,11 +159,11 @@ ValidationResult validate_bfs(const EdgeSlice& slice, const Partition1D& part, c
   return {true, 0, "", comm.allreduce(nedge, mpi::Op::sum)};
 }
 
-std::int64_t count_reached_tuples(const EdgeSlice& slice, const Partition1D& part, const mpi::Comm& comm,
+std::int64_t count_reached_tuples(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
                                   std::span<const vertex_t> parents, std::int64_t chunk) {
   std::vector<std::int64_t> thread_nedge(omp_get_max_threads(), 0);
   scan_tuples<std::uint8_t>(
-      slice, part, comm, chunk,
+      source, part, comm, chunk,
       [&](const EndpointQuestion& q) -> std::uint8_t { return parents[part.to_local(q.vertex)] != kNoParent; },
       [&](local_t i) { __builtin_prefetch(&parents[i]); },
       [&](int t, const Edge&, std::uint8_t in_u, std::uint8_t in_v) { thread_nedge[t] += in_u && in_v; });

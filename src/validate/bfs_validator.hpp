@@ -1,5 +1,5 @@
 #pragma once
-// Checks one BFS result against the Graph500 rules, reading only the original edge slice and the
+// Checks one BFS result against the Graph500 rules, reading only the edge source and the
 // parents (never an engine's internals), so one validator judges every engine. Distributed: no rank
 // gathers the graph or the parent array.
 //
@@ -17,7 +17,7 @@
 #include <string>
 
 #include "core/types.hpp"
-#include "graph/edge_slice.hpp"
+#include "graph/edge_source.hpp"
 #include "partition/partition_1d.hpp"
 #include "exchange/rounds.hpp"
 #include "mpi/comm.hpp"
@@ -34,11 +34,11 @@ struct ValidationResult {
 };
 
 // Collective; every rank gets the same result. `chunk` bounds the tuples examined per round.
-ValidationResult validate_bfs(const EdgeSlice& slice, const Partition1D& part, const mpi::Comm& comm, vertex_t root,
+ValidationResult validate_bfs(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm, vertex_t root,
                               std::span<const vertex_t> parents, std::int64_t chunk = exchange::kValidationRound);
 
 // The TEPS edge count alone, for runs with --skip-validation. Collective.
-std::int64_t count_reached_tuples(const EdgeSlice& slice, const Partition1D& part, const mpi::Comm& comm,
+std::int64_t count_reached_tuples(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
                                   std::span<const vertex_t> parents, std::int64_t chunk = exchange::kValidationRound);
 
 }  // namespace g500

@@ -1,6 +1,7 @@
 #pragma once
-// Visits every tuple of the edge slice together with what the owners of its two endpoints answer
-// about them. Rounds of at most `chunk` tuples bound the buffers; every rank runs the same number.
+// Visits every tuple of this rank's share of the edge source together with what the owners of its
+// two endpoints answer about them. Rounds of at most `chunk` tuples bound the buffers (the source
+// makes or reads each round again); every rank runs the same number.
 #include <omp.h>
 
 #include <algorithm>
@@ -9,7 +10,8 @@
 
 #include "exchange/owner_query.hpp"
 #include "exchange/rounds.hpp"
-#include "graph/edge_slice.hpp"
+#include "graph/edge_source.hpp"
+#include "partition/partition_1d.hpp"
 
 namespace g500 {
 
@@ -20,32 +22,30 @@ struct EndpointQuestion {
 };
 
 // answer(EndpointQuestion) -> Reply runs on the owner, prefetch(local index) a few questions
-// ahead of it; visit(thread, const Edge&, Reply of u, Reply of v) runs on the slice's rank. All run
+// ahead of it; visit(thread, const Edge&, Reply of u, Reply of v) runs on the rank that read the tuple. All run
 // on many threads at once.
 template <class Reply, class Answer, class Prefetch, class Visit>
-void scan_tuples(const EdgeSlice& slice, const Partition1D& part, const mpi::Comm& comm, std::int64_t chunk,
+void scan_tuples(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm, std::int64_t chunk,
                  Answer&& answer, Prefetch&& prefetch, Visit&& visit) {
-  const std::int64_t n = static_cast<std::int64_t>(slice.edges.size());
   exchange::OwnerQuery<EndpointQuestion, Reply, Partition1D> query(comm, part);
   std::vector<EndpointQuestion> questions;
   std::vector<Reply> replies;
-  exchange::in_rounds(comm, n, chunk, [&](std::int64_t first, std::int64_t last) {
-    questions.resize(2 * (last - first));
+  for_each_round(source, comm, chunk, [&](std::int64_t, std::span<const Edge> edges) {
+    const std::int64_t n = static_cast<std::int64_t>(edges.size());
+    questions.resize(2 * n);
     replies.resize(questions.size());
 #pragma omp parallel for schedule(static)
-    for (std::int64_t i = first; i < last; ++i) {
-      const Edge e = slice.edges[i];
-      questions[2 * (i - first)] = {e.u, e.v};
-      questions[2 * (i - first) + 1] = {e.v, e.u};
+    for (std::int64_t i = 0; i < n; ++i) {
+      const Edge e = edges[i];
+      questions[2 * i] = {e.u, e.v};
+      questions[2 * i + 1] = {e.v, e.u};
     }
     query.ask(questions, replies, [](const EndpointQuestion& q) { return q.vertex; }, answer, prefetch);
 #pragma omp parallel
     {
       const int t = omp_get_thread_num();
 #pragma omp for schedule(static)
-      for (std::int64_t i = first; i < last; ++i) {
-        visit(t, slice.edges[i], replies[2 * (i - first)], replies[2 * (i - first) + 1]);
-      }
+      for (std::int64_t i = 0; i < n; ++i) visit(t, edges[i], replies[2 * i], replies[2 * i + 1]);
     }
   });
 }

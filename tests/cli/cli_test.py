@@ -38,6 +38,7 @@ class BadInput(unittest.TestCase):
             (["--seed", "1e23"], "--seed: '1e23' is not a decimal whole number"),
             (["--scale", "0x0c"], "--scale: '0x0c' is not a decimal integer"),
             (["--roots", "2.5"], "--roots: '2.5' is not a decimal integer"),
+            (["--ids", "48"], "--ids"),
         ]
         for args, expect in cases:
             with self.subTest(args=args):

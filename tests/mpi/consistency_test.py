@@ -43,9 +43,9 @@ class Consistency(unittest.TestCase):
         self.assertEqual(stats["NBFS"], "8")
         self.assertEqual(len(base["runs"]), 8)
         self.assertTrue(all(r["result"] == "valid" for r in base["runs"]))
-        for np, threads in [(1, 2), (2, 1), (3, 1), (4, 1), (3, 2)]:
-            with self.subTest(np=np, threads=threads):
-                result, stats = self.run_json(np, threads)
+        for np, threads, extra in [(1, 2, []), (2, 1, []), (3, 1, []), (4, 1, []), (3, 2, []), (2, 1, ["--ids", "64"])]:
+            with self.subTest(np=np, threads=threads, extra=extra):
+                result, stats = self.run_json(np, threads, extra)
                 self.assertEqual(fingerprint(result), fingerprint(base))
                 self.assertEqual(stats["num_mpi_processes"], str(np))
                 self.assertEqual(result["machine"]["threads_per_process"], threads)
@@ -80,16 +80,17 @@ class Consistency(unittest.TestCase):
                 self.assertGreaterEqual(level["edges_examined"], 0)
 
     def test_traffic_counters_add_up(self):
-        """Top-down levels move 16-byte parent offers, bottom-up levels the frontier bitmap: the
-        counters must say exactly that, and one rank alone sends nothing."""
+        """Top-down levels move parent offers (two 32-bit ids: 8 bytes, 16 with --ids 64), bottom-up
+        levels the frontier bitmap: the counters must say exactly that, and one rank alone sends
+        nothing."""
         alone, _ = self.run_json(1, 1)
         for run in alone["runs"]:
             for level in run["levels"]:
                 self.assertEqual(level["traffic"]["bytes_sent"], 0)
         self.assertEqual(alone["traffic"]["search"]["bytes_sent"], 0)
-        for np in (2, 3):
-            with self.subTest(np=np):
-                result, _ = self.run_json(np, 1)
+        for np, ids, offer_bytes in ((2, "auto", 8), (3, "auto", 8), (2, "64", 16)):
+            with self.subTest(np=np, ids=ids):
+                result, _ = self.run_json(np, 1, ["--ids", ids])
                 total = 0
                 seen = set()
                 for run in result["runs"]:
@@ -100,7 +101,7 @@ class Consistency(unittest.TestCase):
                         seen.add(level["direction"])
                         if level["direction"] == "top-down":
                             offers = t["logical"]["top_down.parent_offers"]["items"]
-                            self.assertEqual(ops.get("alltoallv", {}).get("bytes_sent", 0), 16 * offers)
+                            self.assertEqual(ops.get("alltoallv", {}).get("bytes_sent", 0), offer_bytes * offers)
                             self.assertNotIn("allgather", ops)
                         else:
                             # Each rank's slice of 4096 bits, whole 64-bit words, to each other rank.
@@ -116,6 +117,15 @@ class Consistency(unittest.TestCase):
                 self.assertEqual(len(result["traffic"]["per_rank"]), np)
                 self.assertEqual(sum(r["search"]["bytes_sent"] for r in result["traffic"]["per_rank"]),
                                  search["bytes_sent"])
+
+    def test_memory_is_reported(self):
+        result, _ = self.run_json(2, 1)
+        memory = result["memory"]
+        self.assertEqual(len(memory["peak_per_rank"]), 2)
+        self.assertEqual(memory["peak_total"], sum(memory["peak_per_rank"]))
+        self.assertGreater(memory["estimate_per_rank"], 0)
+        self.assertAlmostEqual(memory["peak_bytes_per_tuple"], memory["peak_total"] / result["graph"]["edge_tuples"])
+        self.assertEqual(result["edge_source"], "kronecker (regenerated on each pass)")
 
     def test_comm_matrix(self):
         result, _ = self.run_json(3, 1, ["--comm-matrix"])

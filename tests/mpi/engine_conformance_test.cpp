@@ -6,7 +6,7 @@
 
 #include "bfs/registry.hpp"
 #include "fault_cases.hpp"
-#include "generator/generate_slice.hpp"
+#include "generator/kronecker_source.hpp"
 #include "graph/vertex_count.hpp"
 #include "harness/roots.hpp"
 #include "test_graphs.hpp"
@@ -20,27 +20,30 @@ using namespace g500::testing;
 struct Conformance {
   std::string engine;
   int threads;
+  IdWidth ids;
 };
 
 class EngineConformance : public ::testing::TestWithParam<Conformance> {};
 
 // Searches from `roots` (or, when empty, up to 6 roots the harness would choose) and checks each.
-void check_engine(const std::string& name, const std::vector<Edge>& edges, std::vector<vertex_t> roots) {
+void check_engine(const Conformance& c, const std::vector<Edge>& edges, std::vector<vertex_t> roots) {
+  const std::string& name = c.engine;
   const mpi::Comm world = mpi::Comm::world();
-  const EdgeSlice slice = slice_of(edges, world);
-  const vertex_t n = count_vertices(slice, world);
+  const SliceSource source = source_of(edges, world);
+  const vertex_t n = count_vertices(source, world);
   const Partition1D part(n, world.size(), world.rank());
   BfsOptions options;
   options.engine = name;
+  options.ids = c.ids;
   auto engine = find_engine(name).make(EngineContext{world, part, options});
-  engine->build(slice);
-  if (roots.empty()) roots = choose_roots(connected_vertices(slice, part, world), part, world, 6, 3);
+  engine->build(source);
+  if (roots.empty()) roots = choose_roots(connected_vertices(source, part, world), part, world, 6, 3);
   ASSERT_FALSE(roots.empty());
   std::vector<vertex_t> parents(part.local_count());
   for (vertex_t root : roots) {
     SearchProfile profile;
     engine->search(root, parents, &profile);
-    const ValidationResult r = validate_bfs(slice, part, world, root, parents);
+    const ValidationResult r = validate_bfs(source, part, world, root, parents);
     ASSERT_TRUE(r.ok) << name << " root " << root << ": rule " << r.rule << ": " << r.message;
     const std::vector<int> level = bfs_levels(edges, n, root);
     const std::vector<std::int64_t> per_level = found_per_level(level);
@@ -61,7 +64,7 @@ void check_engine(const std::string& name, const std::vector<Edge>& edges, std::
 TEST_P(EngineConformance, KroneckerSearchesMatchSerialBfs) {
   const int saved = omp_get_max_threads();
   omp_set_num_threads(GetParam().threads);
-  check_engine(GetParam().engine, all_edges(KroneckerGenerator(11, 16, 13)), {});
+  check_engine(GetParam(), all_edges(KroneckerGenerator(11, 16, 13)), {});
   omp_set_num_threads(saved);
 }
 
@@ -71,19 +74,21 @@ TEST_P(EngineConformance, SmallGraphWithLoopsDuplicatesAndComponents) {
   omp_set_num_threads(GetParam().threads);
   std::vector<Edge> edges = fault_graph_edges();
   edges.push_back({kFaultGraphVertices - 1, kFaultGraphVertices - 1});  // N = 16 from the edges
-  check_engine(GetParam().engine, edges, {0, 3, 5, 6});
+  check_engine(GetParam(), edges, {0, 3, 5, 6});
   omp_set_num_threads(saved);
 }
 
 std::vector<Conformance> every_engine() {
   std::vector<Conformance> all;
   for (const EngineSpec& e : engine_table())
-    for (int threads : {1, 2}) all.push_back({e.name, threads});
+    for (int threads : {1, 2})
+      for (IdWidth ids : {IdWidth::automatic, IdWidth::bits64}) all.push_back({e.name, threads, ids});
   return all;
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, EngineConformance, ::testing::ValuesIn(every_engine()), [](const auto& info) {
-  std::string name = info.param.engine + "_t" + std::to_string(info.param.threads);
+  std::string name = info.param.engine + "_t" + std::to_string(info.param.threads) +
+                     (info.param.ids == IdWidth::bits64 ? "_ids64" : "_idsauto");
   for (char& c : name)
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   return name;

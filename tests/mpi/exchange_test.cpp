@@ -88,7 +88,9 @@ TEST(FrontierGather, GathersEveryRanksSlice) {
     gather.gather(local);
     for (vertex_t v = 0; v < n; ++v) {
       ASSERT_EQ(gather.frontier().test(v), v % 7 == 0) << v;
-      if (v % 7 == 0) ASSERT_TRUE(gather.summary().may_contain(v));
+      if (v % 7 == 0) {
+        ASSERT_TRUE(gather.summary().may_contain(v));
+      }
     }
   }
 }

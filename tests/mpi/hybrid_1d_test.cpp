@@ -5,7 +5,7 @@
 
 #include "harness/roots.hpp"
 #include "bfs/registry.hpp"
-#include "generator/generate_slice.hpp"
+#include "generator/kronecker_source.hpp"
 #include "test_graphs.hpp"
 #include "validate/bfs_validator.hpp"
 
@@ -32,22 +32,22 @@ TEST_P(Hybrid1DSetting, SearchesValidateAndMatchSerialLevels) {
   omp_set_num_threads(s.threads);
   const KroneckerGenerator gen(11, 16, 13);
   const std::vector<Edge> edges = all_edges(gen);
-  const EdgeSlice slice = generate_slice(gen, world, false);
+  const KroneckerSource source(gen, world.rank(), world.size());
   const Partition1D part(gen.num_vertices(), world.size(), world.rank());
   BfsOptions options;
   options.engine = "hybrid-1d";
   options.direction = {s.alpha, s.beta};
   options.bottom_up.summary_granularity = s.granularity;
   auto engine = find_engine("hybrid-1d").make(EngineContext{world, part, options});
-  engine->build(slice);
-  const std::vector<vertex_t> roots = choose_roots(connected_vertices(slice, part, world), part, world, 6, 3);
+  engine->build(source);
+  const std::vector<vertex_t> roots = choose_roots(connected_vertices(source, part, world), part, world, 6, 3);
   ASSERT_EQ(roots.size(), 6u);
   std::vector<vertex_t> parents(part.local_count());
   std::map<Direction, int> directions;
   for (vertex_t root : roots) {
     SearchProfile profile;
     engine->search(root, parents, &profile);
-    const ValidationResult r = validate_bfs(slice, part, world, root, parents);
+    const ValidationResult r = validate_bfs(source, part, world, root, parents);
     ASSERT_TRUE(r.ok) << "root " << root << ": rule " << r.rule << ": " << r.message;
     const std::vector<int> level = bfs_levels(edges, gen.num_vertices(), root);
     const std::vector<std::int64_t> per_level = found_per_level(level);
@@ -58,8 +58,12 @@ TEST_P(Hybrid1DSetting, SearchesValidateAndMatchSerialLevels) {
     }
   }
   omp_set_num_threads(saved);
-  if (s.name == "top_down_only") EXPECT_EQ(directions[Direction::bottom_up], 0);
-  if (s.name == "bottom_up_early") EXPECT_GT(directions[Direction::bottom_up], directions[Direction::top_down]);
+  if (s.name == "top_down_only") {
+    EXPECT_EQ(directions[Direction::bottom_up], 0);
+  }
+  if (s.name == "bottom_up_early") {
+    EXPECT_GT(directions[Direction::bottom_up], directions[Direction::top_down]);
+  }
   if (s.name == "beamer_defaults") {
     EXPECT_GT(directions[Direction::bottom_up], 0);
     EXPECT_GT(directions[Direction::top_down], 0);

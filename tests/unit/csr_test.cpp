@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "bfs/bfs_options.hpp"
+#include "core/error.hpp"
 #include "graph/csr_1d.hpp"
 #include "test_graphs.hpp"
 
@@ -11,16 +13,22 @@ namespace {
 
 using namespace g500::testing;
 
-// Rows hold each distinct neighbour once, sorted, with self-loops gone, whatever the chunk size.
-TEST(Csr1D, RowsAreTheSortedDistinctNeighbours) {
+// Both stored id widths: 32-bit (any N <= 2^32) and 64-bit.
+template <class Column>
+class Csr1DTest : public ::testing::Test {};
+using ColumnTypes = ::testing::Types<std::uint32_t, vertex_t>;
+TYPED_TEST_SUITE(Csr1DTest, ColumnTypes);
+
+// Rows hold each distinct neighbour once, sorted, with self-loops gone, whatever the round size.
+TYPED_TEST(Csr1DTest, RowsAreTheSortedDistinctNeighbours) {
   const mpi::Comm world = mpi::Comm::world();
   const KroneckerGenerator gen(10, 16, 4);
   const std::vector<Edge> edges = all_edges(gen);
   const std::vector<std::set<vertex_t>> expect = neighbour_sets(edges, gen.num_vertices());
-  const EdgeSlice slice = slice_of(edges, world);
+  const SliceSource source = source_of(edges, world);
   const Partition1D part(gen.num_vertices(), world.size(), world.rank());
-  for (std::int64_t chunk : {std::int64_t{1000}, std::int64_t{1} << 22}) {
-    const Csr1D csr = build_csr_1d(slice, part, world, chunk);
+  for (std::int64_t round : {std::int64_t{1000}, std::int64_t{1} << 22}) {
+    const Csr1D<TypeParam> csr = build_csr_1d<TypeParam>(source, part, world, round);
     ASSERT_EQ(static_cast<local_t>(csr.offsets.size()), part.local_count() + 1);
     for (local_t i = 0; i < part.local_count(); ++i) {
       const auto& want = expect[part.to_global(i)];
@@ -32,26 +40,35 @@ TEST(Csr1D, RowsAreTheSortedDistinctNeighbours) {
 
 // After ordering, each row holds the same neighbours, highest global degree first, ties by id,
 // whatever the round size.
-TEST(Csr1D, RowsOrderedByNeighbourDegree) {
+TYPED_TEST(Csr1DTest, RowsOrderedByNeighbourDegree) {
   const mpi::Comm world = mpi::Comm::world();
   const KroneckerGenerator gen(10, 16, 6);
   const std::vector<Edge> edges = all_edges(gen);
   const std::vector<std::set<vertex_t>> expect = neighbour_sets(edges, gen.num_vertices());
-  const EdgeSlice slice = slice_of(edges, world);
+  const SliceSource source = source_of(edges, world);
   const Partition1D part(gen.num_vertices(), world.size(), world.rank());
-  for (std::int64_t chunk : {std::int64_t{7}, std::int64_t{500}, std::int64_t{1} << 22}) {
-    Csr1D csr = build_csr_1d(slice, part, world);
-    order_rows_by_degree(csr, world, chunk);
+  for (std::int64_t round : {std::int64_t{7}, std::int64_t{500}, std::int64_t{1} << 22}) {
+    Csr1D<TypeParam> csr = build_csr_1d<TypeParam>(source, part, world);
+    order_rows_by_degree(csr, world, round);
     for (local_t i = 0; i < part.local_count(); ++i) {
       const auto& want = expect[part.to_global(i)];
       ASSERT_EQ(csr.degree(i), static_cast<edge_count_t>(want.size()));
       ASSERT_EQ(std::set<vertex_t>(csr.begin(i), csr.end(i)), want);
-      for (const vertex_t* it = csr.begin(i); it + 1 < csr.end(i); ++it) {
+      for (const TypeParam* it = csr.begin(i); it + 1 < csr.end(i); ++it) {
         const std::size_t d0 = expect[it[0]].size(), d1 = expect[it[1]].size();
-        ASSERT_TRUE(d0 > d1 || (d0 == d1 && it[0] < it[1])) << "row " << i << " chunk " << chunk;
+        ASSERT_TRUE(d0 > d1 || (d0 == d1 && it[0] < it[1])) << "row " << i << " round " << round;
       }
     }
   }
+}
+
+TEST(Csr1DIds, ThirtyTwoBitsHoldUpTo2To32Vertices) {
+  EXPECT_TRUE(fits_32_bit(vertex_t{1} << 32));
+  EXPECT_FALSE(fits_32_bit((vertex_t{1} << 32) + 1));
+  EXPECT_TRUE(use_32_bit_ids(IdWidth::automatic, vertex_t{1} << 20));
+  EXPECT_FALSE(use_32_bit_ids(IdWidth::automatic, vertex_t{1} << 33));
+  EXPECT_FALSE(use_32_bit_ids(IdWidth::bits64, vertex_t{1} << 20));
+  EXPECT_THROW(use_32_bit_ids(IdWidth::bits32, vertex_t{1} << 33), UserError);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "generator/generate_slice.hpp"
+#include "generator/kronecker_source.hpp"
 #include "generator/kronecker.hpp"
 #include "mpi/comm.hpp"
 
@@ -108,6 +109,33 @@ TEST(Generator, SliceDoesNotDependOnThreadCount) {
     ASSERT_EQ(one.edges[i].v, three.edges[i].v);
     ASSERT_EQ(one.weights[i], three.weights[i]);
   }
+}
+
+// The batch maker gives exactly edge(i), from any start, for any length (partial blocks of eight
+// too), at any thread count, and the Kronecker source reads the same tuples as the slice holds.
+TEST(Generator, BatchesEqualSingleEdges) {
+  const KroneckerGenerator g(13, 4, 9);
+  const int saved = omp_get_max_threads();
+  for (int threads : {1, 3}) {
+    omp_set_num_threads(threads);
+    for (std::int64_t first : {std::int64_t{0}, std::int64_t{5}, std::int64_t{777}}) {
+      for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{8}, std::size_t{13}, std::size_t{1000}}) {
+        std::vector<Edge> out(n);
+        g.edges(first, out);
+        for (std::size_t i = 0; i < n; ++i) {
+          const Edge e = g.edge(first + static_cast<std::int64_t>(i));
+          ASSERT_EQ(out[i].u, e.u) << first << " " << i;
+          ASSERT_EQ(out[i].v, e.v) << first << " " << i;
+        }
+      }
+    }
+  }
+  omp_set_num_threads(saved);
+  const KroneckerSource source(g, 0, 1);
+  EXPECT_EQ(source.count(), g.num_edges());
+  std::vector<Edge> part(100);
+  source.read(50, part);
+  for (std::size_t i = 0; i < part.size(); ++i) EXPECT_EQ(part[i].v, g.edge(50 + static_cast<std::int64_t>(i)).v);
 }
 
 TEST(Generator, SliceBoundsCoverTheListForAnyRankCount) {

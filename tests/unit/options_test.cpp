@@ -39,7 +39,8 @@ TEST(Options, DefaultsFollowTheIssue) {
 
 TEST(Options, ParsesEveryRunOption) {
   const Command c = parse({"--scale", "12", "--edgefactor", "8", "--roots", "5", "--alpha", "3", "--beta", "4",
-                           "--summary-granularity", "256", "--skip-validation", "--json", "x.json", "-q"});
+                           "--summary-granularity", "256", "--skip-validation", "--json", "x.json", "-q", "--ids", "64",
+                           "--comm-matrix"});
   EXPECT_EQ(c.run.scale, 12);
   EXPECT_EQ(c.run.edgefactor, 8);
   EXPECT_EQ(c.run.roots, 5);
@@ -49,6 +50,9 @@ TEST(Options, ParsesEveryRunOption) {
   EXPECT_TRUE(c.run.skip_validation);
   EXPECT_EQ(c.run.json_path, "x.json");
   EXPECT_TRUE(c.run.quiet);
+  EXPECT_EQ(c.run.bfs.ids, IdWidth::bits64);
+  EXPECT_TRUE(c.run.comm_matrix);
+  EXPECT_EQ(parse({}).run.bfs.ids, IdWidth::automatic);
 }
 
 TEST(Options, GenerateSubcommand) {
@@ -88,9 +92,14 @@ TEST(Options, HelpIsNotAnError) {
 TEST(MemoryEstimate, GrowsWithScaleAndShrinksWithRanks) {
   EXPECT_LT(estimate_run_bytes(20, 16, 1, BfsOptions{}), estimate_run_bytes(21, 16, 1, BfsOptions{}));
   EXPECT_GT(estimate_run_bytes(24, 16, 1, BfsOptions{}), estimate_run_bytes(24, 16, 4, BfsOptions{}));
-  // SCALE 22 on one rank: about 4 GiB; SCALE 42 is far beyond any single machine.
-  EXPECT_GT(estimate_run_bytes(22, 16, 1, BfsOptions{}), std::int64_t{2} << 30);
-  EXPECT_LT(estimate_run_bytes(22, 16, 1, BfsOptions{}), std::int64_t{8} << 30);
+  // SCALE 22 on one rank (67M tuples, no edge list kept, 32-bit columns): between 8 and 24 bytes a
+  // tuple; 64-bit columns need more. SCALE 42 is far beyond any single machine.
+  const double tuples = 16.0 * (1 << 22);
+  EXPECT_GT(estimate_run_bytes(22, 16, 1, BfsOptions{}), 8 * tuples);
+  EXPECT_LT(estimate_run_bytes(22, 16, 1, BfsOptions{}), 24 * tuples);
+  BfsOptions wide;
+  wide.ids = IdWidth::bits64;
+  EXPECT_GT(estimate_run_bytes(22, 16, 1, wide), estimate_run_bytes(22, 16, 1, BfsOptions{}));
   EXPECT_GT(estimate_run_bytes(42, 16, 1, BfsOptions{}), std::int64_t{1} << 50);
 }
 

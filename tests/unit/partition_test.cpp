@@ -8,7 +8,7 @@ namespace {
 // Every vertex has exactly one owner, blocks are contiguous whole words, and sizes differ by at most
 // one word, for rank counts that are not powers of two too.
 TEST(Partition1D, BlocksCoverAllVerticesForAnyRankCount) {
-  for (vertex_t n : {vertex_t{2}, vertex_t{64}, vertex_t{100}, vertex_t{1} << 10, vertex_t{1} << 16}) {
+  for (vertex_t n : {vertex_t{2}, vertex_t{64}, vertex_t{100}, vertex_t{1} << 10, (vertex_t{1} << 16) - 5, vertex_t{1} << 16}) {
     for (int p : {1, 2, 3, 5, 6, 7, 12, 31}) {
       if (p > n) continue;
       vertex_t expect_begin = 0;
@@ -27,7 +27,9 @@ TEST(Partition1D, BlocksCoverAllVerticesForAnyRankCount) {
         expect_begin = part.end();
       }
       EXPECT_EQ(expect_begin, n);
-      if (n >= 64 * p) EXPECT_LE(largest - smallest, 64) << "n " << n << " p " << p;
+      if (n >= 64 * p) {
+        EXPECT_LE(largest - smallest, 64) << "n " << n << " p " << p;
+      }
     }
   }
 }

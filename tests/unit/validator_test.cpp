@@ -13,10 +13,10 @@ using namespace g500::testing;
 
 ValidationResult check(const std::vector<vertex_t>& parents, std::int64_t chunk) {
   const mpi::Comm world = mpi::Comm::world();
-  const EdgeSlice slice = slice_of(fault_graph_edges(), world);
+  const SliceSource source = source_of(fault_graph_edges(), world);
   const Partition1D part(kFaultGraphVertices, world.size(), world.rank());
   std::span<const vertex_t> mine(parents.data() + part.begin(), part.local_count());
-  return validate_bfs(slice, part, world, kFaultGraphRoot, mine, chunk);
+  return validate_bfs(source, part, world, kFaultGraphRoot, mine, chunk);
 }
 
 TEST(Validator, AcceptsTheCorrectTreeAndCountsComponentTuples) {
@@ -26,10 +26,10 @@ TEST(Validator, AcceptsTheCorrectTreeAndCountsComponentTuples) {
     EXPECT_EQ(r.nedge, kFaultGraphNedge);
   }
   const mpi::Comm world = mpi::Comm::world();
-  const EdgeSlice slice = slice_of(fault_graph_edges(), world);
+  const SliceSource source = source_of(fault_graph_edges(), world);
   const Partition1D part(kFaultGraphVertices, world.size(), world.rank());
   const auto tree = fault_graph_tree();
-  EXPECT_EQ(count_reached_tuples(slice, part, world, std::span(tree.data() + part.begin(), part.local_count())),
+  EXPECT_EQ(count_reached_tuples(source, part, world, std::span(tree.data() + part.begin(), part.local_count())),
             kFaultGraphNedge);
 }
 

@@ -9,26 +9,35 @@
 
 namespace g500 {
 
-std::unique_ptr<BfsEngine> make_hybrid_1d(const EngineContext& context) { return std::make_unique<Hybrid1D>(context); }
+std::unique_ptr<BfsEngine> make_hybrid_1d(const EngineContext& context) {
+  if (use_32_bit_ids(context.options.ids, context.part.num_vertices())) {
+    return std::make_unique<Hybrid1D<std::uint32_t>>(context);
+  }
+  return std::make_unique<Hybrid1D<vertex_t>>(context);
+}
 
-std::int64_t hybrid_1d_memory_bytes(const GraphShape& shape, const BfsOptions&) {
+std::int64_t hybrid_1d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
+  const double id = use_32_bit_ids(options.ids, static_cast<vertex_t>(shape.vertices)) ? 4 : 8;
   const double n_local = shape.vertices / shape.ranks + 64, m_local = shape.tuples / shape.ranks + 1;
-  const double build_round = static_cast<double>(exchange::kBuildRound);
-  double bytes = 8 * 2 * m_local + 16 * n_local;                  // CSR columns (before dedup), offsets, cursor
-  bytes += 3 * 2 * 16 * std::min(m_local, build_round);           // construction buckets, send and receive
-  bytes += 48 * std::min(2 * m_local, build_round);                // ordering rows: degree queries
-  bytes += 3 * n_local / 8 + 2 * shape.vertices / 8 + 16 * n_local;  // bitmaps, gathered frontier, queues
-  bytes += 16 * m_local;                                          // top-down (vertex, parent) buffers
+  const double round = std::min(m_local, static_cast<double>(exchange::kBuildRound));
+  double bytes = id * 2 * m_local + 3 * 8 * n_local;       // columns (duplicates' room kept), offsets, cursor/degree
+  bytes += 16 * round + 4 * 2 * 2 * id * round;             // one round of tuples; arcs in buckets, sent, received, placed
+  bytes += (8 + 16 + 8 + 8) * std::min(2 * m_local, static_cast<double>(exchange::kBuildRound));  // degree queries
+  bytes += 3 * n_local / 8 + shape.vertices / 8 + shape.vertices / 512;  // bitmaps, gathered frontier, summary
+  bytes += 2 * 8 * n_local;                                 // frontier queues
+  bytes += 3 * 2 * id * std::min(m_local, 2 * n_local);     // top-down offers: buckets, sent, received
   return static_cast<std::int64_t>(std::min(bytes, 9.0e18));
 }
 
-Hybrid1D::Hybrid1D(const EngineContext& context)
+template <class Column>
+Hybrid1D<Column>::Hybrid1D(const EngineContext& context)
     : options_(context.options), comm_(context.comm), part_(context.part), csr_{part_, {}, {}},
       gather_(comm_, part_, options_.bottom_up.summary_granularity),
       buckets_(comm_.size(), omp_get_max_threads(), "top_down.parent_offers") {}
 
-void Hybrid1D::build(const EdgeSlice& slice) {
-  csr_ = build_csr_1d(slice, part_, comm_);
+template <class Column>
+void Hybrid1D<Column>::build(const EdgeSource& source) {
+  csr_ = build_csr_1d<Column>(source, part_, comm_);
   order_rows_by_degree(csr_, comm_);
   global_entries_ = comm_.allreduce<edge_count_t>(csr_.local_entries(), mpi::Op::sum);
   visited_ = Bitmap(part_.local_count());
@@ -38,10 +47,14 @@ void Hybrid1D::build(const EdgeSlice& slice) {
   for (local_t i = 0; i < part_.local_count(); ++i)
     if (csr_.degree(i) == 0) isolated_.set(i);
   frontier_bits_ = Bitmap(part_.local_count());
+  first_neighbour_.resize(part_.local_count());
+#pragma omp parallel for schedule(static)
+  for (local_t i = 0; i < part_.local_count(); ++i) first_neighbour_[i] = csr_.degree(i) ? *csr_.begin(i) : Column{};
   thread_next_.assign(omp_get_max_threads(), {});
 }
 
-void Hybrid1D::claim(local_t v, vertex_t parent, std::span<vertex_t> parents, StepCounts& counts,
+template <class Column>
+void Hybrid1D<Column>::claim(local_t v, vertex_t parent, std::span<vertex_t> parents, StepCounts& counts,
                      std::vector<local_t>& next) {
   if (!visited_.set_atomic(v)) return;
   parents[v] = parent;
@@ -50,7 +63,8 @@ void Hybrid1D::claim(local_t v, vertex_t parent, std::span<vertex_t> parents, St
   counts.discovered_edges += csr_.degree(v);
 }
 
-StepCounts Hybrid1D::top_down_step(std::span<vertex_t> parents) {
+template <class Column>
+StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
   StepCounts total;
   const int me = comm_.rank();
   const std::int64_t frontier_size = static_cast<std::int64_t>(queue_.size());
@@ -65,13 +79,13 @@ StepCounts Hybrid1D::top_down_step(std::span<vertex_t> parents) {
       const local_t u = queue_[i];
       const vertex_t u_global = part_.to_global(u);
       mine.edges_examined += csr_.degree(u);
-      for (const vertex_t* it = csr_.begin(u); it != csr_.end(u); ++it) {
-        const vertex_t v = *it;
+      for (const Column* it = csr_.begin(u); it != csr_.end(u); ++it) {
+        const vertex_t v = static_cast<vertex_t>(*it);
         const int owner = part_.owner(v);
         if (owner == me) {
           claim(part_.to_local(v), u_global, parents, mine, next);
         } else {
-          buckets_.push(t, owner, ParentOffer{v, u_global});
+          buckets_.push(t, owner, ParentOffer{static_cast<Column>(v), static_cast<Column>(u_global)});
         }
       }
     }
@@ -86,7 +100,8 @@ StepCounts Hybrid1D::top_down_step(std::span<vertex_t> parents) {
     StepCounts mine;
 #pragma omp for schedule(static) nowait
     for (std::int64_t i = 0; i < n_arrived; ++i) {
-      claim(part_.to_local(arrived[i].vertex), arrived[i].parent, parents, mine, next);
+      claim(part_.to_local(static_cast<vertex_t>(arrived[i].vertex)), static_cast<vertex_t>(arrived[i].parent), parents,
+            mine, next);
     }
     total.add_atomic(mine);
   }
@@ -95,7 +110,8 @@ StepCounts Hybrid1D::top_down_step(std::span<vertex_t> parents) {
   return total;
 }
 
-StepCounts Hybrid1D::bottom_up_step(std::span<vertex_t> parents) {
+template <class Column>
+StepCounts Hybrid1D<Column>::bottom_up_step(std::span<vertex_t> parents) {
   StepCounts total;
   const std::int64_t words = visited_.num_words();
   const local_t n_local = part_.local_count();
@@ -103,6 +119,7 @@ StepCounts Hybrid1D::bottom_up_step(std::span<vertex_t> parents) {
   const SummaryBitmap& summary = gather_.summary();
   word_t* next_bits = frontier_bits_.data();
   word_t* visited_bits = visited_.data();
+  const auto in_frontier = [&](vertex_t u) { return summary.may_contain(u) && frontier.test(u); };
 #pragma omp parallel
   {
     StepCounts mine;
@@ -122,16 +139,26 @@ StepCounts Hybrid1D::bottom_up_step(std::span<vertex_t> parents) {
         todo &= todo - 1;
         const local_t v = w * kWordBits + b;
         if (v >= n_local) break;
-        for (const vertex_t* it = csr_.begin(v); it != csr_.end(v); ++it) {
-          ++mine.edges_examined;
-          const vertex_t u = *it;
-          if (summary.may_contain(u) && frontier.test(u)) {
-            parents[v] = u;
-            found |= word_t{1} << b;
-            ++mine.discovered;
-            mine.discovered_edges += csr_.degree(v);
-            break;
+        // The first neighbour (the highest-degree one) comes from its own compact array, read in
+        // order: it finds most parents without touching the row. (Unvisited vertices have one: the
+        // isolated start out visited.)
+        ++mine.edges_examined;
+        vertex_t parent = static_cast<vertex_t>(first_neighbour_[v]);
+        if (!in_frontier(parent)) {
+          parent = kNoParent;
+          for (const Column* it = csr_.begin(v) + 1; it < csr_.end(v); ++it) {
+            ++mine.edges_examined;
+            if (in_frontier(static_cast<vertex_t>(*it))) {
+              parent = static_cast<vertex_t>(*it);
+              break;
+            }
           }
+        }
+        if (parent != kNoParent) {
+          parents[v] = parent;
+          found |= word_t{1} << b;
+          ++mine.discovered;
+          mine.discovered_edges += csr_.degree(v);
         }
       }
       next_bits[w] = found;
@@ -142,14 +169,16 @@ StepCounts Hybrid1D::bottom_up_step(std::span<vertex_t> parents) {
   return total;
 }
 
-void Hybrid1D::queue_to_bitmap() {
+template <class Column>
+void Hybrid1D<Column>::queue_to_bitmap() {
   frontier_bits_.clear();
   const std::int64_t n = static_cast<std::int64_t>(queue_.size());
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) frontier_bits_.set_atomic(queue_[i]);
 }
 
-void Hybrid1D::bitmap_to_queue() {
+template <class Column>
+void Hybrid1D<Column>::bitmap_to_queue() {
   queue_.clear();
   const std::int64_t words = frontier_bits_.num_words();
   for (std::int64_t w = 0; w < words; ++w) {
@@ -159,7 +188,8 @@ void Hybrid1D::bitmap_to_queue() {
   }
 }
 
-void Hybrid1D::search(vertex_t root, std::span<vertex_t> parents, SearchProfile* profile) {
+template <class Column>
+void Hybrid1D<Column>::search(vertex_t root, std::span<vertex_t> parents, SearchProfile* profile) {
   if (static_cast<local_t>(parents.size()) != part_.local_count()) {
     throw std::invalid_argument("hybrid-1d: the parent array does not match this rank's block");
   }
@@ -198,5 +228,8 @@ void Hybrid1D::search(vertex_t root, std::span<vertex_t> parents, SearchProfile*
     policy.advance(found.discovered, found.discovered_edges);
   }
 }
+
+template class Hybrid1D<std::uint32_t>;
+template class Hybrid1D<vertex_t>;
 
 }  // namespace g500

@@ -17,17 +17,20 @@
 
 namespace g500 {
 
+// Column: the stored width of vertex ids (std::uint32_t when N <= 2^32, else vertex_t), which is
+// also the width of the (vertex, parent) offers top-down steps send.
+template <class Column>
 class Hybrid1D : public BfsEngine {
  public:
   explicit Hybrid1D(const EngineContext& context);
-  void build(const EdgeSlice& slice) override;
+  void build(const EdgeSource& source) override;
   void search(vertex_t root, std::span<vertex_t> parents, SearchProfile* profile) override;
 
  private:
   // A parent offer sent to the owner of `vertex` in top-down steps.
   struct ParentOffer {
-    vertex_t vertex;
-    vertex_t parent;
+    Column vertex;
+    Column parent;
   };
 
   StepCounts top_down_step(std::span<vertex_t> parents);
@@ -40,9 +43,10 @@ class Hybrid1D : public BfsEngine {
   BfsOptions options_;
   const mpi::Comm& comm_;
   Partition1D part_;
-  Csr1D csr_;
+  Csr1D<Column> csr_;
   edge_count_t global_entries_ = 0;
 
+  big_vector<Column> first_neighbour_;  // each row's first (highest-degree) neighbour, for bottom-up
   Bitmap isolated_;       // local block: degree 0
   Bitmap visited_;        // local block
   Bitmap frontier_bits_;  // local block: the frontier as bits (also where a bottom-up step puts the next)

@@ -1,0 +1,74 @@
+#pragma once
+// The edge list as every stage after the options reads it: rank r's share of the global tuple list,
+// [first, first + count), which can be read again, range by range, as often as a stage needs.
+// Nothing has to keep the list: kernel 1 reads it twice (degrees, then rows), the roots once, the
+// validator once per search. Producers: the Kronecker generator, which makes any range again
+// (generator/kronecker_source.hpp); tuples held in memory (SliceSource, for `generate` and tests);
+// a file reader will re-read its byte range.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+
+#include "core/big_vector.hpp"
+#include "core/types.hpp"
+#include "exchange/rounds.hpp"
+#include "graph/edge_slice.hpp"
+#include "mpi/comm.hpp"
+
+namespace g500 {
+
+class EdgeSource {
+ public:
+  virtual ~EdgeSource() = default;
+
+  std::int64_t global_tuples() const { return global_; }
+  std::int64_t first() const { return first_; }
+  std::int64_t count() const { return count_; }
+
+  // Tuples first() + offset, ... into `out`, in order. Uses the OpenMP team; the tuples do not
+  // depend on its size.
+  virtual void read(std::int64_t offset, std::span<Edge> out) const = 0;
+  // Where the tuples come from, for the report.
+  virtual std::string describe() const = 0;
+
+ protected:
+  // Rank `rank` of `ranks` reads [global * rank / ranks, global * (rank + 1) / ranks).
+  EdgeSource(std::int64_t global, int rank, int ranks)
+      : global_(global), first_(slice_begin(global, rank, ranks)), count_(slice_begin(global, rank + 1, ranks) - first_) {}
+
+ private:
+  std::int64_t global_;
+  std::int64_t first_;
+  std::int64_t count_;
+};
+
+// Tuples held in memory: an EdgeSlice.
+class SliceSource : public EdgeSource {
+ public:
+  SliceSource(EdgeSlice slice, int rank, int ranks) : EdgeSource(slice.global_edges, rank, ranks), slice_(std::move(slice)) {}
+  void read(std::int64_t offset, std::span<Edge> out) const override {
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = slice_.edges[offset + i];
+  }
+  std::string describe() const override { return "in memory"; }
+  const EdgeSlice& slice() const { return slice_; }
+
+ private:
+  EdgeSlice slice_;
+};
+
+// Collective: visit(offset, span of tuples) over this rank's share in rounds of at most `round`
+// tuples, read into one reused buffer. Every rank runs as many rounds as the busiest one (with
+// empty spans after its share), since visits may be collective.
+template <class Visit>
+void for_each_round(const EdgeSource& source, const mpi::Comm& comm, std::int64_t round, Visit&& visit) {
+  big_vector<Edge> buffer;
+  exchange::in_rounds(comm, source.count(), round, [&](std::int64_t first, std::int64_t last) {
+    buffer.resize(last - first);
+    source.read(first, buffer);
+    visit(first, std::span<const Edge>(buffer.data(), buffer.size()));
+  });
+}
+
+}  // namespace g500
