@@ -49,6 +49,8 @@ def main():
     ap.add_argument("--np", type=int, default=2)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--out", help="write the figures and commands as JSON here")
+    ap.add_argument("--a-is", default="", help="what A is (a commit, a build option), for the record")
+    ap.add_argument("--b-is", default="", help="what B is, for the record")
     ap.add_argument("args", nargs=argparse.REMAINDER, help="-- then the g500 arguments both get")
     o = ap.parse_args()
     common = [a for a in o.args if a != "--"]
@@ -76,7 +78,7 @@ def main():
     if o.out:
         record = {"a": "OMP_NUM_THREADS=%d scripts/mpirun -np %d %s %s" % (o.threads, o.np, shown(o.a), shlex.join(a_cmd)),
                   "b": "OMP_NUM_THREADS=%d scripts/mpirun -np %d %s %s" % (o.threads, o.np, shown(o.b), shlex.join(b_cmd)),
-                  "pairs": o.pairs, "summary": summary}
+                  "a_is": o.a_is, "b_is": o.b_is, "pairs": o.pairs, "summary": summary}
         with open(o.out, "w") as f:
             json.dump(record, f, indent=1)
 
