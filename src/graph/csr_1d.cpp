@@ -7,7 +7,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "exchange/owner_buckets.hpp"
+#include "graph/arc_routing.hpp"
 #include "exchange/owner_query.hpp"
 
 namespace g500 {
@@ -34,32 +34,6 @@ local_t block_rows(local_t rows) {
 }
 
 inline void bump(edge_count_t& counter) { std::atomic_ref<edge_count_t>(counter).fetch_add(1, std::memory_order_relaxed); }
-
-// Sends every non-loop tuple's two arcs (row, to) to the owners of the rows as make_item(row, to),
-// a rank's own arcs included (the exchange copies them in place), and hands each rank the arcs of
-// its rows, one round at a time: deliver(span of items). Collective.
-template <class Item, class MakeItem, class Deliver>
-void route_arcs(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm, std::int64_t round,
-                const char* name, MakeItem&& make_item, Deliver&& deliver) {
-  exchange::OwnerBuckets<Item> outgoing(comm.size(), omp_get_max_threads(), name);
-  std::vector<Item> arrived;
-  for_each_round(source, comm, round, [&](std::int64_t, std::span<const Edge> edges) {
-    const std::int64_t n = static_cast<std::int64_t>(edges.size());
-#pragma omp parallel
-    {
-      const int t = omp_get_thread_num();
-#pragma omp for schedule(static)
-      for (std::int64_t i = 0; i < n; ++i) {
-        const Edge e = edges[i];
-        if (e.u == e.v) continue;
-        outgoing.push(t, part.owner(e.u), make_item(e.u, e.v));
-        outgoing.push(t, part.owner(e.v), make_item(e.v, e.u));
-      }
-    }
-    outgoing.exchange(comm, arrived);
-    deliver(std::span<const Item>(arrived));
-  });
-}
 
 // Writes a round's arcs into their rows at the rows' cursors. The arcs are first grouped by block of
 // rows (a counting sort), so that one thread fills each block while its rows sit in cache; no

@@ -6,7 +6,7 @@
 #include <bit>
 #include <unordered_set>
 
-#include "exchange/owner_buckets.hpp"
+#include "graph/arc_routing.hpp"
 #include "exchange/rounds.hpp"
 #include "generator/counter_rng.hpp"
 
@@ -14,25 +14,16 @@ namespace g500 {
 
 Bitmap connected_vertices(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm) {
   Bitmap connected(part.local_count());
-  exchange::OwnerBuckets<vertex_t> buckets(comm.size(), omp_get_max_threads(), "roots.endpoints");
-  std::vector<vertex_t> got;
-  for_each_round(source, comm, exchange::kBuildRound, [&](std::int64_t, std::span<const Edge> edges) {
-    const std::int64_t n = static_cast<std::int64_t>(edges.size());
-#pragma omp parallel
-    {
-      const int t = omp_get_thread_num();
-#pragma omp for schedule(static)
-      for (std::int64_t i = 0; i < n; ++i) {
-        const Edge e = edges[i];
-        if (e.u == e.v) continue;
-        buckets.push(t, part.owner(e.u), e.u);
-        buckets.push(t, part.owner(e.v), e.v);
-      }
-    }
-    buckets.exchange(comm, got);
+  struct Endpoint {
+    vertex_t row;
+  };
+  route_arcs<Endpoint>(source, part, comm, exchange::kBuildRound, "roots.endpoints",
+                       [](vertex_t row, vertex_t) { return Endpoint{row}; },
+                       [&](std::span<const Endpoint> ends) {
+                         const std::int64_t n = static_cast<std::int64_t>(ends.size());
 #pragma omp parallel for schedule(static)
-    for (std::size_t i = 0; i < got.size(); ++i) connected.set_atomic(part.to_local(got[i]));
-  });
+                         for (std::int64_t i = 0; i < n; ++i) connected.set_atomic(part.to_local(ends[i].row));
+                       });
   return connected;
 }
 
