@@ -42,13 +42,24 @@ def shown(cmd):
     return shlex.join(out)
 
 
-def execute(cmd, threads, extra_env=None):
+def timed(cmd):
+    """Puts /usr/bin/time -v in front of the program (after the mpirun words): each process's peak
+    resident memory is then in stderr."""
+    at = 3 if cmd[0] == "scripts/mpirun" else 0
+    return cmd[:at] + ["/usr/bin/time", "-v"] + cmd[at:]
+
+
+def peaks(stderr):
+    return [int(k) * 1024 for k in re.findall(r"Maximum resident set size \(kbytes\): (\d+)", stderr)]
+
+
+def execute(cmd, threads, extra_env=None, want_stderr=False):
     env = dict(os.environ, OMP_NUM_THREADS=str(threads), **(extra_env or {}))
     print("+ OMP_NUM_THREADS=%d %s" % (threads, shown(cmd)), file=sys.stderr, flush=True)
     p = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
     if p.returncode != 0:
         raise SystemExit("failed (%d): %s\n%s" % (p.returncode, shlex.join(cmd), p.stderr[-2000:]))
-    return p.stdout
+    return (p.stdout, p.stderr) if want_stderr else p.stdout
 
 
 def number(pattern, text):
@@ -68,37 +79,41 @@ def run_g500(binary, scale, np, threads, results):
     return {"code": "g500", "scale": scale, "np": np, "threads": threads,
             "command": "OMP_NUM_THREADS=%d %s" % (threads, shown(cmd)),
             "mean_time": stats["time"]["mean"], "harmonic_mean_teps": stats["TEPS"]["harmonic_mean"],
-            "construction_time": run["construction_time"], "mean_validate": stats["validate"]["mean"]}
+            "construction_time": run["construction_time"], "mean_validate": stats["validate"]["mean"],
+            "peak_total_bytes": run["memory"]["peak_total"], "peak_bytes_per_tuple": run["memory"]["peak_bytes_per_tuple"],
+            "peak_rank_bytes": max(run["memory"]["peak_per_rank"])}
 
 
 def run_gapbs(binary, scale, threads):
-    cmd = [binary, "-g", str(scale), "-n", "64"]
-    out = execute(cmd, threads)
+    cmd = timed([binary, "-g", str(scale), "-n", "64"])
+    out, err = execute(cmd, threads, want_stderr=True)
     return {"code": "gapbs", "scale": scale, "np": 1, "threads": threads,
             "command": "OMP_NUM_THREADS=%d %s" % (threads, shown(cmd)),
             "mean_time": number(r"^Average Time:\s+(\S+)", out), "harmonic_mean_teps": None,
-            "construction_time": number(r"^Build Time:\s+(\S+)", out)}
+            "construction_time": number(r"^Build Time:\s+(\S+)", out), "peak_rank_bytes": max(peaks(err), default=None)}
 
 
 def run_reference(binary, scale, np):
     # The reference's validation is slow and outside the timed BFS; it is skipped to keep the run short.
-    cmd = mpirun(np) + [binary, str(scale), "16"]
-    out = execute(cmd, 1, {"SKIP_VALIDATION": "1"})
+    cmd = timed(mpirun(np) + [binary, str(scale), "16"])
+    out, err = execute(cmd, 1, {"SKIP_VALIDATION": "1"}, want_stderr=True)
     return {"code": "reference-3.0", "scale": scale, "np": np, "threads": 1,
             "command": "SKIP_VALIDATION=1 OMP_NUM_THREADS=1 %s" % shown(cmd),
             "mean_time": number(r"mean_time:\s+(\S+)", out),
             "harmonic_mean_teps": number(r"harmonic_mean_TEPS:\s+!?\s*(\S+)", out),
-            "construction_time": number(r"construction_time:\s+(\S+)", out)}
+            "construction_time": number(r"construction_time:\s+(\S+)", out), "peak_rank_bytes": max(peaks(err), default=None)}
 
 
-def run_fugaku(binary, scale, np, threads):
-    cmd = mpirun(np) + [binary, str(scale), "-n", "64"]
-    out = execute(cmd, threads)
-    return {"code": "fugaku", "scale": scale, "np": np, "threads": threads,
+def run_fugaku(binary, scale, np, threads, extra=()):
+    # -v 1 validates the first root only; -v 0 would sleep 10 s per root.
+    cmd = timed(mpirun(np) + [binary, str(scale), "-n", "64", "-v", "1", *extra])
+    out, err = execute(cmd, threads, want_stderr=True)
+    return {"code": "fugaku" + ("".join(" " + e for e in extra)), "scale": scale, "np": np, "threads": threads,
             "command": "OMP_NUM_THREADS=%d %s" % (threads, shown(cmd)),
             "mean_time": number(r"^mean_time:\s+(\S+)", out),
             "harmonic_mean_teps": number(r"^harmonic_mean_TEPS:\s+(\S+)", out),
-            "construction_time": number(r"^construction_time:\s+(\S+)", out)}
+            "construction_time": number(r"^construction_time:\s+(\S+)", out),
+            "peak_rank_bytes": max(peaks(err), default=None), "peak_total_bytes": sum(peaks(err)) or None}
 
 
 def main():
@@ -122,6 +137,7 @@ def main():
             rows.append(run_g500(args.g500, scale, np, threads, args.results))
             if args.fugaku:
                 rows.append(run_fugaku(args.fugaku, scale, np, threads))
+                rows.append(run_fugaku(args.fugaku, scale, np, threads, ("-A", "-C")))
         if args.gapbs:
             rows.append(run_gapbs(args.gapbs, scale, 2))
         if args.reference:
@@ -130,12 +146,15 @@ def main():
     summary = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "cores": os.cpu_count(), "rows": rows}
     with open(os.path.join(args.results, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
-    print("%-14s %5s %3s %3s %12s %14s %12s" % ("code", "SCALE", "np", "thr", "mean_time", "hmean_TEPS", "build"))
+    print("%-14s %5s %3s %3s %12s %14s %12s %12s" % ("code", "SCALE", "np", "thr", "mean_time", "hmean_TEPS", "build",
+                                                   "peak_rank_GB"))
+    rows.sort(key=lambda r: (r["scale"], r["np"], r["code"]))
     for r in rows:
         teps = "%.4g" % r["harmonic_mean_teps"] if r["harmonic_mean_teps"] else "-"
         build = "%.3g" % r["construction_time"] if r.get("construction_time") else "-"
-        print("%-14s %5d %3d %3d %12.5g %14s %12s" % (r["code"], r["scale"], r["np"], r["threads"], r["mean_time"],
-                                                       teps, build))
+        peak = "%.3g" % (r["peak_rank_bytes"] / 1e9) if r.get("peak_rank_bytes") else "-"
+        print("%-14s %5d %3d %3d %12.5g %14s %12s %12s" % (r["code"], r["scale"], r["np"], r["threads"], r["mean_time"],
+                                                            teps, build, peak))
 
 
 if __name__ == "__main__":
