@@ -12,9 +12,9 @@ namespace g500::exchange {
 // Round sizes, per rank, of the stages that stream the edge list; the memory estimate
 // (harness/memory_check.cpp) sizes their buffers from these same constants.
 // Kernel 1 and the root scan: tuples (or CSR entries) per round.
-inline constexpr std::int64_t kBuildRound = std::int64_t{1} << 20;
+inline constexpr std::int64_t kBuildRound = std::int64_t{1} << 19;
 // Validation: tuples per round (each asks two owners, so half the build round).
-inline constexpr std::int64_t kValidationRound = std::int64_t{1} << 19;
+inline constexpr std::int64_t kValidationRound = std::int64_t{1} << 18;
 
 // Calls piece(first, last) once per round.
 template <class Piece>
