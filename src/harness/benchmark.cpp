@@ -91,6 +91,7 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
     engine->build(source);
   });
   traffic.construction = mpi::traffic().snapshot().since(before_build);
+  run.peak_memory_after_construction = comm.allgather(peak_resident_bytes());
 
   const std::vector<vertex_t> roots =
       choose_roots(connected_vertices(source, *part, comm), *part, comm, options.roots, options.seed);

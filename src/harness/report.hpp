@@ -39,6 +39,7 @@ struct RunRecord {
   TrafficSummary traffic;
   std::int64_t memory_estimate_per_rank = 0;  // what the memory check assumed
   std::vector<std::int64_t> peak_memory;      // each rank's resident high-water mark at the end
+  std::vector<std::int64_t> peak_memory_after_construction;  // ... and as kernel 1 ended
 };
 
 void print_statistics(std::ostream& out, const RunRecord& run);

@@ -122,6 +122,9 @@ class Consistency(unittest.TestCase):
         result, _ = self.run_json(2, 1)
         memory = result["memory"]
         self.assertEqual(len(memory["peak_per_rank"]), 2)
+        for after_build, at_end in zip(memory["peak_per_rank_after_construction"], memory["peak_per_rank"]):
+            self.assertGreater(after_build, 0)
+            self.assertLessEqual(after_build, at_end)
         self.assertEqual(memory["peak_total"], sum(memory["peak_per_rank"]))
         self.assertGreater(memory["estimate_per_rank"], 0)
         self.assertAlmostEqual(memory["peak_bytes_per_tuple"], memory["peak_total"] / result["graph"]["edge_tuples"])
