@@ -5,6 +5,7 @@
 
 #include "core/cli_decimal.hpp"
 #include "core/error.hpp"
+#include "core/types.hpp"
 
 #include <map>
 
@@ -46,7 +47,7 @@ const OptionGroup kBottomUpGroup = {
 };
 
 bool use_32_bit_ids(IdWidth ids, std::int64_t num_vertices) {
-  const bool fits = num_vertices <= (std::int64_t{1} << 32);
+  const bool fits = fits_32_bit(num_vertices);
   if (ids == IdWidth::bits32 && !fits) {
     throw UserError("--ids 32 cannot hold " + std::to_string(num_vertices) + " vertices (more than 2^32)");
   }

@@ -13,6 +13,9 @@ using edge_count_t = std::int64_t;
 
 inline constexpr vertex_t kNoParent = -1;
 
+// True when every vertex id of an N-vertex graph fits 32 bits, so stored ids can be narrow.
+inline constexpr bool fits_32_bit(vertex_t num_vertices) { return num_vertices <= (vertex_t{1} << 32); }
+
 // One generated tuple; the on-disk layout of an edge file is exactly this (two little-endian int64).
 struct Edge {
   vertex_t u;

@@ -1,5 +1,6 @@
 #pragma once
-// The Kronecker generator as an edge source: this rank's slice of the global tuple list.
+// This rank's slice of the Kronecker tuple list, held in memory (for `g500 generate`, which writes it;
+// the benchmark itself reads the generator through KroneckerSource and keeps no list).
 #include "generator/kronecker.hpp"
 #include "graph/edge_slice.hpp"
 #include "mpi/comm.hpp"

@@ -29,9 +29,6 @@ struct Csr1D {
   edge_count_t local_entries() const { return offsets.back(); }
 };
 
-// True when every vertex id of an N-vertex graph fits a 32-bit column.
-inline bool fits_32_bit(vertex_t num_vertices) { return num_vertices <= (vertex_t{1} << 32); }
-
 // Collective. Two passes over the source, in rounds of at most `round` tuples per rank: the first
 // counts each row's arcs at its owner, the second sends the arcs and writes each straight into its
 // row, so the largest thing held besides the rows themselves is one round's buffers.

@@ -162,9 +162,10 @@ ValidationResult validate_bfs(const EdgeSource& source, const Partition1D& part,
   big_vector<level_t> level = tree_levels(part, comm, root, parents, failure);
   Failure agreed = agree(comm, failure);
   if (agreed.rule) return {false, agreed.rule, agreed.message, 0};
-  // Rule 1 has passed, so every parent is a vertex id (or -1, which 32 bits keep apart: level -1).
+  // Rule 1 has passed, so every parent is a vertex id, or -1 on an unreached vertex (level -1),
+  // whose parent is never compared.
   const std::int64_t nedge =
-      part.num_vertices() <= (vertex_t{1} << 32) - 1
+      fits_32_bit(part.num_vertices())
           ? scan_rules<std::uint32_t>(source, part, comm, parents, level, chunk, failure)
           : scan_rules<vertex_t>(source, part, comm, parents, level, chunk, failure);
   agreed = agree(comm, failure);

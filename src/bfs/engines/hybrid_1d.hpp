@@ -2,9 +2,10 @@
 // Direction-optimizing BFS on a 1D partition (`--bfs hybrid-1d`): Beamer, Asanovic and Patterson,
 // "Direction-Optimizing Breadth-First Search", SC 2012, distributed as in the NUMA-cluster hybrid
 // BFS [000] and Lin et al., "Scalable Graph Traversal on Sunway TaihuLight with Ten Million Cores",
-// IPDPS 2017 [002] (references: docs/papers.md). Top-down steps send (vertex, parent) pairs to the owners with one alltoallv; bottom-up steps
-// gather the frontier as a bitmap and let every unvisited local vertex look for a parent in it,
-// through a summary bitmap. Options: groups "direction" and "bottom-up".
+// IPDPS 2017 [002] (references: docs/papers.md). Top-down steps send (vertex, parent) pairs to the
+// owners with one alltoallv; bottom-up steps gather the frontier as a bitmap and let every unvisited
+// local vertex look for a parent in it, through a summary bitmap. Options: groups "direction",
+// "bottom-up" and "ids".
 #include <vector>
 
 #include "bfs/direction_policy.hpp"
