@@ -10,11 +10,14 @@ MPIRUN = os.environ.get("G500_MPIRUN",
 
 def run(args, np=None, threads=1, timeout=300, bind=None):
     """Runs g500 with args; returns CompletedProcess. np=None runs it without mpirun; bind=core
-    binds each rank to a core (the default of a bare mpirun)."""
+    binds each rank to a core (the default of a bare mpirun); threads=None leaves OMP_NUM_THREADS
+    unset, so g500 chooses."""
     cmd = [G500] + args
     if np is not None:
         cmd = [MPIRUN, "-np", str(np)] + cmd
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    if threads is None:
+        del env["OMP_NUM_THREADS"]
     if bind:
         env["G500_BIND"] = bind
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)

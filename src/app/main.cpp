@@ -2,7 +2,6 @@
 // the harness. Errors a user can cause end here as one line on stderr and exit status 1, on every
 // rank.
 #include <malloc.h>
-#include <omp.h>
 
 #include <cstdio>
 #include <iostream>
@@ -10,8 +9,8 @@
 #include <optional>
 
 #include "app/command_line.hpp"
+#include "app/thread_choice.hpp"
 #include "bfs/registry.hpp"
-#include "core/affinity.hpp"
 #include "core/error.hpp"
 #include "harness/benchmark.hpp"
 #include "harness/report.hpp"
@@ -43,19 +42,6 @@ void check_outputs(const std::vector<std::string>& paths, const g500::mpi::Comm&
   if (!failure.empty()) throw g500::UserError(failure);
 }
 
-// Collective: a warning on rank 0 when some rank has more threads than CPUs it may use.
-void warn_oversubscribed_threads(const g500::mpi::Comm& comm) {
-  const int cpus = g500::usable_cpus();
-  const int over = cpus > 0 && omp_get_max_threads() > cpus ? 1 : 0;
-  const int worst = comm.allreduce(over ? cpus : 1 << 30, g500::mpi::Op::min);
-  if (comm.is_root() && worst != 1 << 30) {
-    std::fprintf(stderr,
-                 "g500: warning: %d OpenMP threads per rank but a rank may use only %d CPU(s): threads will share "
-                 "cores and run much slower; use mpirun --bind-to none (or a wider binding) or fewer threads\n",
-                 omp_get_max_threads(), worst);
-  }
-}
-
 int run(const g500::Command& cmd, int argc, char** argv, const g500::mpi::Comm& world) {
   switch (cmd.kind) {
     case g500::Command::Kind::help:
@@ -63,11 +49,12 @@ int run(const g500::Command& cmd, int argc, char** argv, const g500::mpi::Comm& 
       return 0;
     case g500::Command::Kind::generate:
       check_outputs({cmd.generate.output, cmd.generate.weights_output}, world);
+      g500::choose_threads(world, /*quiet=*/false);
       g500::run_generate(cmd.generate, world);
       return 0;
     case g500::Command::Kind::run: {
       check_outputs({cmd.run.json_path}, world);
-      if (!cmd.run.quiet) warn_oversubscribed_threads(world);
+      g500::choose_threads(world, cmd.run.quiet);
       const g500::RunRecord run = g500::run_benchmark(cmd.run, world);
       if (world.is_root()) {
         g500::print_statistics(std::cout, run);

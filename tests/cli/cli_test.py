@@ -1,4 +1,5 @@
 """Bad input: a one-line error naming the problem and a non-zero exit, never a crash or a hang."""
+import json
 import os
 import sys
 import tempfile
@@ -109,6 +110,20 @@ class BadInput(unittest.TestCase):
         self.assertIn("warning: 2 OpenMP threads per rank but a rank may use only 1 CPU", p.stderr)
         q = program.run(["--scale", "8", "--roots", "2"], np=1, threads=2)
         self.assertNotIn("warning", q.stderr)
+
+    def test_ranks_share_the_node_unless_told(self):
+        cpus = os.cpu_count()
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "r.json")
+            p = program.run(["--scale", "8", "--roots", "2", "--json", out], np=2, threads=None)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertNotIn("warning", p.stderr)
+            with open(out) as f:
+                self.assertEqual(json.load(f)["machine"]["threads_per_process"], max(1, cpus // 2))
+        if cpus >= 2:
+            q = program.run(["--scale", "8", "--roots", "2"], np=2, threads=cpus)
+            self.assertEqual(q.returncode, 0, q.stderr)
+            self.assertIn("oversubscribes it", q.stderr)
 
     def test_validation_failure_names_rule_and_root(self):
         for np in (None, 3):
