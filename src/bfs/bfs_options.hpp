@@ -26,6 +26,9 @@ struct BfsOptions {
   DirectionOptions direction;
   BottomUpOptions bottom_up;
   IdWidth ids = IdWidth::automatic;
+  // Items per exchange round within a search step; 0 takes the engine's default. Not an option
+  // of the command line: tests set it small so that steps take many rounds.
+  std::int64_t exchange_round = 0;
 };
 
 // Whether an N-vertex graph is stored with 32-bit ids; throws UserError when 32 bits were asked

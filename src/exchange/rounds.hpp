@@ -13,6 +13,9 @@ namespace g500::exchange {
 // (harness/memory_check.cpp) sizes their buffers from these same constants.
 // Kernel 1 and the root scan: tuples (or CSR entries) per round.
 inline constexpr std::int64_t kBuildRound = std::int64_t{1} << 19;
+// Top-down BFS steps: frontier edges per exchange (pieces end at a vertex, so a hub's whole row
+// may exceed it).
+inline constexpr std::int64_t kTopDownRound = std::int64_t{1} << 19;
 // Validation: tuples per round (each asks two owners, so half the build round).
 inline constexpr std::int64_t kValidationRound = std::int64_t{1} << 18;
 

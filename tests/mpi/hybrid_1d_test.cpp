@@ -21,6 +21,7 @@ struct Setting {
   double alpha, beta;
   int granularity;
   int threads;
+  std::int64_t exchange_round = 0;  // 0: the engine's default
 };
 
 class Hybrid1DSetting : public ::testing::TestWithParam<Setting> {};
@@ -38,6 +39,7 @@ TEST_P(Hybrid1DSetting, SearchesValidateAndMatchSerialLevels) {
   options.engine = "hybrid-1d";
   options.direction = {s.alpha, s.beta};
   options.bottom_up.summary_granularity = s.granularity;
+  options.exchange_round = s.exchange_round;
   auto engine = find_engine("hybrid-1d").make(EngineContext{world, part, options});
   engine->build(source);
   const std::vector<vertex_t> roots = choose_roots(connected_vertices(source, part, world), part, world, 6, 3);
@@ -58,7 +60,7 @@ TEST_P(Hybrid1DSetting, SearchesValidateAndMatchSerialLevels) {
     }
   }
   omp_set_num_threads(saved);
-  if (s.name == "top_down_only") {
+  if (s.name == "top_down_only" || s.name == "small_rounds") {
     EXPECT_EQ(directions[Direction::bottom_up], 0);
   }
   if (s.name == "bottom_up_early") {
@@ -74,7 +76,9 @@ INSTANTIATE_TEST_SUITE_P(Hybrid1D, Hybrid1DSetting,
                          ::testing::Values(Setting{"beamer_defaults", 15, 18, 64, 1},
                                            Setting{"top_down_only", 1e-12, 18, 64, 2},
                                            Setting{"bottom_up_early", 1e12, 1e-12, 1, 1},
-                                           Setting{"coarse_summary", 15, 18, 256, 2}),
+                                           Setting{"coarse_summary", 15, 18, 256, 2},
+                                           // Top-down steps in many exchange rounds of ~40 offers.
+                                           Setting{"small_rounds", 1e-12, 18, 64, 2, 40}),
                          [](const auto& info) { return info.param.name; });
 
 }  // namespace

@@ -25,7 +25,8 @@ std::int64_t hybrid_1d_memory_bytes(const GraphShape& shape, const BfsOptions& o
   bytes += (8 + 16 + 8 + 8) * std::min(2 * m_local, static_cast<double>(exchange::kBuildRound));  // degree queries
   bytes += 3 * n_local / 8 + shape.vertices / 8 + shape.vertices / 512;  // bitmaps, gathered frontier, summary
   bytes += 2 * 8 * n_local;                                 // frontier queues
-  bytes += 3 * 2 * id * std::min(m_local, 2 * n_local);     // top-down offers: buckets, sent, received
+  // top-down offers (buckets, sent, received): one round, plus room for a hub's row that ends it
+  bytes += 3 * 2 * id * std::min(2 * m_local, 2.0 * exchange::kTopDownRound);
   return static_cast<std::int64_t>(std::min(bytes, 9.0e18));
 }
 
@@ -67,43 +68,62 @@ template <class Column>
 StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
   StepCounts total;
   const int me = comm_.rank();
-  const std::int64_t frontier_size = static_cast<std::int64_t>(queue_.size());
   for (auto& next : thread_next_) next.clear();  // here, not per thread: a smaller team leaves some unused
+  // The frontier is cut into pieces of about kTopDownRound edges (by default), one exchange each, so the offer
+  // buffers stay a few MB even when a hub's level offers hundreds of millions of edges.
+  piece_ends_.clear();
+  const edge_count_t round = options_.exchange_round > 0 ? options_.exchange_round : exchange::kTopDownRound;
+  edge_count_t in_piece = 0;
+  for (std::size_t i = 0; i < queue_.size(); ++i) {
+    in_piece += csr_.degree(queue_[i]);
+    if (in_piece >= round) {
+      piece_ends_.push_back(static_cast<std::int64_t>(i) + 1);
+      in_piece = 0;
+    }
+  }
+  if (in_piece > 0) piece_ends_.push_back(static_cast<std::int64_t>(queue_.size()));
+  const std::int64_t rounds = comm_.allreduce<std::int64_t>(piece_ends_.size(), mpi::Op::max);
+  for (std::int64_t r = 0; r < rounds; ++r) {
+    // Ranks with fewer pieces take part in the remaining exchanges with nothing to send.
+    const std::int64_t n_pieces = static_cast<std::int64_t>(piece_ends_.size()), done = queue_.size();
+    const std::int64_t first = r == 0 ? 0 : r <= n_pieces ? piece_ends_[r - 1] : done;
+    const std::int64_t last = r < n_pieces ? piece_ends_[r] : done;
 #pragma omp parallel
-  {
-    const int t = omp_get_thread_num();
-    std::vector<local_t>& next = thread_next_[t];
-    StepCounts mine;
+    {
+      const int t = omp_get_thread_num();
+      std::vector<local_t>& next = thread_next_[t];
+      StepCounts mine;
 #pragma omp for schedule(dynamic, 64) nowait
-    for (std::int64_t i = 0; i < frontier_size; ++i) {
-      const local_t u = queue_[i];
-      const vertex_t u_global = part_.to_global(u);
-      mine.edges_examined += csr_.degree(u);
-      for (const Column* it = csr_.begin(u); it != csr_.end(u); ++it) {
-        const vertex_t v = static_cast<vertex_t>(*it);
-        const int owner = part_.owner(v);
-        if (owner == me) {
-          claim(part_.to_local(v), u_global, parents, mine, next);
-        } else {
-          buckets_.push(t, owner, ParentOffer{static_cast<Column>(v), static_cast<Column>(u_global)});
+      for (std::int64_t i = first; i < last; ++i) {
+        const local_t u = queue_[i];
+        const vertex_t u_global = part_.to_global(u);
+        mine.edges_examined += csr_.degree(u);
+        for (const Column* it = csr_.begin(u); it != csr_.end(u); ++it) {
+          const vertex_t v = static_cast<vertex_t>(*it);
+          const int owner = part_.owner(v);
+          if (owner == me) {
+            claim(part_.to_local(v), u_global, parents, mine, next);
+          } else {
+            buckets_.push(t, owner, ParentOffer{static_cast<Column>(v), static_cast<Column>(u_global)});
+          }
         }
       }
+      total.add_atomic(mine);
     }
-    total.add_atomic(mine);
-  }
-  buckets_.exchange(comm_, arrived_);
-  const std::vector<ParentOffer>& arrived = arrived_;
-  const std::int64_t n_arrived = static_cast<std::int64_t>(arrived.size());
+    buckets_.exchange(comm_, arrived_);
+    const std::vector<ParentOffer>& arrived = arrived_;
+    const std::int64_t n_arrived = static_cast<std::int64_t>(arrived.size());
 #pragma omp parallel
-  {
-    std::vector<local_t>& next = thread_next_[omp_get_thread_num()];
-    StepCounts mine;
+    {
+      std::vector<local_t>& next = thread_next_[omp_get_thread_num()];
+      StepCounts mine;
 #pragma omp for schedule(static) nowait
-    for (std::int64_t i = 0; i < n_arrived; ++i) {
-      claim(part_.to_local(static_cast<vertex_t>(arrived[i].vertex)), static_cast<vertex_t>(arrived[i].parent), parents,
-            mine, next);
+      for (std::int64_t i = 0; i < n_arrived; ++i) {
+        claim(part_.to_local(static_cast<vertex_t>(arrived[i].vertex)), static_cast<vertex_t>(arrived[i].parent),
+              parents, mine, next);
+      }
+      total.add_atomic(mine);
     }
-    total.add_atomic(mine);
   }
   queue_.clear();
   for (auto& next : thread_next_) queue_.insert(queue_.end(), next.begin(), next.end());

@@ -14,6 +14,7 @@
 #include "core/bitmap.hpp"
 #include "exchange/frontier_gather.hpp"
 #include "exchange/owner_buckets.hpp"
+#include "exchange/rounds.hpp"
 #include "graph/csr_1d.hpp"
 
 namespace g500 {
@@ -52,6 +53,7 @@ class Hybrid1D : public BfsEngine {
   Bitmap visited_;        // local block
   Bitmap frontier_bits_;  // local block: the frontier as bits (also where a bottom-up step puts the next)
   std::vector<local_t> queue_;  // the frontier as local indices (top-down steps)
+  std::vector<std::int64_t> piece_ends_;  // where each top-down exchange round's piece of queue_ ends
   std::vector<std::vector<local_t>> thread_next_;
   exchange::FrontierGather gather_;
   exchange::OwnerBuckets<ParentOffer> buckets_;
