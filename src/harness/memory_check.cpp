@@ -29,7 +29,8 @@ std::int64_t estimate_run_bytes(int scale, int edgefactor, int num_ranks, const 
   double bytes = 16 * std::min(m_local, build_round);                                   // a round of tuples
   bytes += 8 * n_local + n_local / 8 + 3 * 8 * std::min(2 * m_local, build_round);      // parents, roots scan
   bytes += 4 * n_local + 16 * n_local + n_local / 8;                                    // validation: levels, tree
-  bytes += 2 * (16 + 8 + 4 + 16 + 4 + 4) * std::min(m_local, validation_round);          // its owner queries
+  // its tuples relayed to the owners (buckets, sent, received; 64-bit ids at worst)
+  bytes += (3 * 2 * 8 + 3 * (2 * 8 + 4)) * std::min(m_local, validation_round);
   const GraphShape shape{n, m, num_ranks};
   bytes += static_cast<double>(find_engine(bfs.engine).memory_bytes(shape, bfs));
   return static_cast<std::int64_t>(std::min(bytes, 9.0e18));

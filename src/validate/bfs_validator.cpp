@@ -9,7 +9,7 @@
 #include "core/big_vector.hpp"
 #include "core/bitmap.hpp"
 #include "exchange/owner_query.hpp"
-#include "validate/tuple_scan.hpp"
+#include "validate/tuple_relay.hpp"
 
 namespace g500 {
 namespace {
@@ -99,7 +99,8 @@ big_vector<level_t> tree_levels(const Partition1D& part, const mpi::Comm& comm, 
 }
 
 // Rules 3 and 4 on every tuple, and rule 5 by marking each vertex whose parent some tuple joins it
-// to; returns this rank's nedge. Parent and level sit side by side so that each answer costs one
+// to; returns this rank's nedge. Each tuple travels to its endpoints' owners one way
+// (validate/tuple_relay.hpp). Parent and level sit side by side so that each look costs one
 // cache miss, not two; with ParentId 32-bit (N <= 2^32) an entry is 8 bytes, so more of them stay
 // in cache.
 template <class ParentId>
@@ -114,31 +115,34 @@ std::int64_t scan_rules(const EdgeSource& source, const Partition1D& part, const
 #pragma omp parallel for schedule(static)
   for (local_t i = 0; i < part.local_count(); ++i) tree[i] = {static_cast<ParentId>(parents[i]), level[i]};
   Bitmap confirmed(part.local_count());
-  const auto answer = [&](const EndpointQuestion& q) {
-    const local_t i = part.to_local(q.vertex);
+  // Each endpoint's owner sees the tuple's other end: rule 5 is the endpoint's parent being it.
+  const auto look = [&](local_t i, vertex_t other) {
     const TreeEntry entry = tree[i];
-    if (entry.level > 0 && entry.parent == static_cast<ParentId>(q.other)) confirmed.set_atomic(i);
+    if (entry.level > 0 && entry.parent == static_cast<ParentId>(other)) confirmed.set_atomic(i);
     return entry.level;
   };
   const int threads = omp_get_max_threads();
   std::vector<Failure> thread_failure(threads);
   std::vector<std::int64_t> thread_nedge(threads, 0);
-  const auto prefetch = [&](local_t i) { __builtin_prefetch(&tree[i]); };
-  scan_tuples<level_t>(source, part, comm, chunk, answer, prefetch, [&](int t, const Edge& e, level_t lu, level_t lv) {
-    const bool in_u = lu != kUnreached, in_v = lv != kUnreached;
-    Failure& f = thread_failure[t];
-    if (in_u != in_v && f.wants(4)) {
-      const vertex_t in = in_u ? e.u : e.v, out = in_u ? e.v : e.u;
-      f.set(4, "edge (" + vid(e.u) + ", " + vid(e.v) + ") joins reached vertex " + vid(in) + " to unreached vertex " +
-                   vid(out));
-    } else if (in_u && in_v) {
-      ++thread_nedge[t];
-      if (std::abs(lu - lv) > 1 && f.wants(3)) {
-        f.set(3, "edge (" + vid(e.u) + ", " + vid(e.v) + ") spans levels " + std::to_string(lu) + " and " +
-                     std::to_string(lv));
-      }
-    }
-  });
+  relay_tuples<ParentId, level_t>(
+      source, part, comm, chunk, [&](local_t i, vertex_t, vertex_t v) { return look(i, v); },
+      [&](int t, local_t j, vertex_t v, vertex_t u, level_t lu) {
+        const level_t lv = look(j, u);
+        const bool in_u = lu != kUnreached, in_v = lv != kUnreached;
+        Failure& f = thread_failure[t];
+        if (in_u != in_v && f.wants(4)) {
+          const vertex_t in = in_u ? u : v, out = in_u ? v : u;
+          f.set(4, "edge (" + vid(u) + ", " + vid(v) + ") joins reached vertex " + vid(in) + " to unreached vertex " +
+                       vid(out));
+        } else if (in_u && in_v) {
+          ++thread_nedge[t];
+          if (std::abs(lu - lv) > 1 && f.wants(3)) {
+            f.set(3, "edge (" + vid(u) + ", " + vid(v) + ") spans levels " + std::to_string(lu) + " and " +
+                         std::to_string(lv));
+          }
+        }
+      },
+      [&](local_t i) { __builtin_prefetch(&tree[i]); });
   std::int64_t nedge = 0;
   for (int t = 0; t < threads; ++t) {
     nedge += thread_nedge[t];
@@ -176,11 +180,14 @@ ValidationResult validate_bfs(const EdgeSource& source, const Partition1D& part,
 std::int64_t count_reached_tuples(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
                                   std::span<const vertex_t> parents, std::int64_t chunk) {
   std::vector<std::int64_t> thread_nedge(omp_get_max_threads(), 0);
-  scan_tuples<std::uint8_t>(
-      source, part, comm, chunk,
-      [&](const EndpointQuestion& q) -> std::uint8_t { return parents[part.to_local(q.vertex)] != kNoParent; },
-      [&](local_t i) { __builtin_prefetch(&parents[i]); },
-      [&](int t, const Edge&, std::uint8_t in_u, std::uint8_t in_v) { thread_nedge[t] += in_u && in_v; });
+  const auto reached = [&](local_t i) -> std::uint8_t { return parents[i] != kNoParent; };
+  const auto count = [&](int t, local_t j, vertex_t, vertex_t, std::uint8_t in_u) { thread_nedge[t] += in_u && reached(j); };
+  const auto prefetch = [&](local_t i) { __builtin_prefetch(&parents[i]); };
+  if (fits_32_bit(part.num_vertices())) {
+    relay_tuples<std::uint32_t, std::uint8_t>(source, part, comm, chunk, [&](local_t i, vertex_t, vertex_t) { return reached(i); }, count, prefetch);
+  } else {
+    relay_tuples<vertex_t, std::uint8_t>(source, part, comm, chunk, [&](local_t i, vertex_t, vertex_t) { return reached(i); }, count, prefetch);
+  }
   std::int64_t nedge = 0;
   for (std::int64_t c : thread_nedge) nedge += c;
   return comm.allreduce(nedge, mpi::Op::sum);
