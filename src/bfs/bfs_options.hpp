@@ -18,6 +18,12 @@ struct BottomUpOptions {
   int summary_granularity = 64;  // frontier bits per summary bit
 };
 
+// Asynchronous top-down steps (group "coalescing"): queries gathered per destination before a
+// message goes out (paper 001).
+struct CoalescingOptions {
+  std::int64_t coalescing_size = 256;
+};
+
 // The width of stored vertex ids (group "ids"): 32-bit whenever N <= 2^32 unless told otherwise.
 enum class IdWidth { automatic, bits32, bits64 };
 
@@ -25,6 +31,7 @@ struct BfsOptions {
   std::string engine = "hybrid-1d";
   DirectionOptions direction;
   BottomUpOptions bottom_up;
+  CoalescingOptions coalescing;
   IdWidth ids = IdWidth::automatic;
   // Items per exchange round within a search step; 0 takes the engine's default. Not an option
   // of the command line: tests set it small so that steps take many rounds.

@@ -18,4 +18,7 @@ struct GraphShape {
 std::unique_ptr<BfsEngine> make_hybrid_1d(const EngineContext& context);
 std::int64_t hybrid_1d_memory_bytes(const GraphShape& shape, const BfsOptions& options);
 
+std::unique_ptr<BfsEngine> make_top_down_1d(const EngineContext& context);
+std::int64_t top_down_1d_memory_bytes(const GraphShape& shape, const BfsOptions& options);
+
 }  // namespace g500

@@ -1,6 +1,7 @@
 #pragma once
-// What one BFS level did: global counts (identical on every rank), rank 0's wall time, and the
-// traffic of the level (this rank's while searching; summed over ranks by the harness afterwards).
+// What one BFS level did: global counts (identical on every rank), rank 0's wall time, the traffic
+// of the level and where each rank's time went (this rank's while searching; summed or gathered
+// over ranks by the harness afterwards).
 #include <cstdint>
 #include <vector>
 
@@ -12,6 +13,15 @@ enum class Direction { top_down, bottom_up };
 
 inline const char* to_string(Direction d) { return d == Direction::top_down ? "top-down" : "bottom-up"; }
 
+// Where one rank's time went in a level (seconds); an engine fills the phases it has.
+struct PhaseTimes {
+  double compute = 0;    // the step's own work (the level's time less the phases below)
+  double send_wait = 0;  // asynchronous sends: waiting for an earlier send to the same rank
+  double poll = 0;       // asynchronous sends: after its own, waiting for the other ranks to end
+  double exchange = 0;   // collective exchanges (alltoallv, allgather)
+  double allreduce = 0;  // the allreduce that closes the level
+};
+
 struct LevelRecord {
   int level = 0;
   Direction direction = Direction::top_down;
@@ -22,6 +32,8 @@ struct LevelRecord {
   double seconds = 0;
   mpi::TrafficCounts traffic;          // calls, messages, bytes by operation kind; logical counts
   std::int64_t max_rank_bytes_sent = 0;  // the busiest rank's bytes sent (after the harness's sum)
+  PhaseTimes phases;                     // this rank's
+  std::vector<PhaseTimes> rank_phases;   // every rank's, gathered by the harness after the search
 };
 
 using SearchProfile = std::vector<LevelRecord>;

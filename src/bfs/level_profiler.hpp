@@ -1,7 +1,7 @@
 #pragma once
 // The per-level bookkeeping every engine shares: the level's timer, the sum over ranks of what the
 // step found (which the engine needs anyway to steer the next level), this rank's traffic during
-// the level, and the record appended to the search profile.
+// the level, where this rank's time went, and the record appended to the search profile.
 #include <cstdint>
 
 #include "bfs/level_profile.hpp"
@@ -33,14 +33,23 @@ class LevelProfiler {
 
   void begin_level() {
     timer_.restart();
+    phases_ = {};
     if (profile_) start_ = mpi::traffic().snapshot();
   }
+
+  // Time this rank spent in a phase other than its own work during the level.
+  void add_send_wait(double s) { phases_.send_wait += s; }
+  void add_poll(double s) { phases_.poll += s; }
+  void add_exchange(double s) { phases_.exchange += s; }
 
   // Collective: the step's counts summed over ranks; records the level when profiling.
   StepCounts end_level(int level, Direction direction, std::int64_t frontier_vertices, std::int64_t frontier_edges,
                        const StepCounts& local) {
     std::int64_t sums[3] = {local.discovered, local.discovered_edges, local.edges_examined};
+    const double before = timer_.seconds();
     comm_.allreduce_inplace<std::int64_t>(sums, mpi::Op::sum);
+    phases_.allreduce = timer_.seconds() - before;
+    phases_.compute = before - phases_.send_wait - phases_.poll - phases_.exchange;
     if (profile_) {
       LevelRecord rec;
       rec.level = level;
@@ -51,6 +60,7 @@ class LevelProfiler {
       rec.edges_examined = sums[2];
       rec.seconds = timer_.seconds();
       rec.traffic = mpi::traffic().snapshot().since(start_);
+      rec.phases = phases_;
       profile_->push_back(std::move(rec));
     }
     return {sums[0], sums[1], sums[2]};
@@ -61,6 +71,7 @@ class LevelProfiler {
   SearchProfile* profile_;
   Timer timer_;
   mpi::TrafficSnapshot start_;
+  PhaseTimes phases_;
 };
 
 }  // namespace g500

@@ -68,4 +68,21 @@ const OptionGroup kIdsGroup = {
     },
 };
 
+const OptionGroup kCoalescingGroup = {
+    "coalescing",
+    [](CLI::App& app, BfsOptions& o) {
+      app.add_option("--coalescing-size", o.coalescing.coalescing_size,
+                     "queries per message to one rank in asynchronous top-down steps")
+          ->capture_default_str()->transform(decimal<std::int64_t>())->group("Asynchronous top-down steps");
+    },
+    [](const BfsOptions& o) {
+      const std::int64_t c = o.coalescing.coalescing_size;
+      // A message is at most INT_MAX bytes of 16-byte queries.
+      if (c < 1 || c > (std::int64_t{1} << 26)) {
+        throw UserError("--coalescing-size must be between 1 and 2^26 queries, got " + std::to_string(c));
+      }
+    },
+    [](const BfsOptions& o, nlohmann::json& out) { out["coalescing_size"] = o.coalescing.coalescing_size; },
+};
+
 }  // namespace g500

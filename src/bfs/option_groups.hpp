@@ -22,5 +22,6 @@ struct OptionGroup {
 extern const OptionGroup kDirectionGroup;
 extern const OptionGroup kBottomUpGroup;
 extern const OptionGroup kIdsGroup;
+extern const OptionGroup kCoalescingGroup;
 
 }  // namespace g500

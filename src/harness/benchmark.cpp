@@ -12,6 +12,7 @@
 #include "generator/generate_slice.hpp"
 #include "generator/kronecker_source.hpp"
 #include "graph/vertex_count.hpp"
+#include "harness/level_phases.hpp"
 #include "harness/memory_check.hpp"
 #include "harness/progress.hpp"
 #include "harness/roots.hpp"
@@ -112,6 +113,7 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
       search_traffic.stop(mpi::traffic().snapshot());
     });
     reduce_level_traffic(comm, rec.levels);
+    gather_level_phases(comm, rec.levels);
     if (options.inject_fault && part->owns(rec.root)) parents[part->to_local(rec.root)] = kNoParent;
     validation_traffic.start(mpi::traffic().snapshot());
     if (options.skip_validation) {

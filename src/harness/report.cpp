@@ -2,10 +2,13 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <ostream>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "bfs/registry.hpp"
 #include "harness/statistics.hpp"
@@ -98,6 +101,35 @@ void print_statistics(std::ostream& out, const RunRecord& run) {
   out << "validation: " << (run.validated ? "passed" : "skipped (results NOT valid)") << '\n';
 }
 
+namespace {
+
+// Ranks up to which each level lists every rank's phase times (beyond: min, mean and max only).
+constexpr std::size_t kMaxRanksListed = 256;
+
+nlohmann::json phases_json(const std::vector<PhaseTimes>& ranks) {
+  static const std::pair<const char*, double PhaseTimes::*> kPhases[] = {
+      {"compute", &PhaseTimes::compute}, {"send_wait", &PhaseTimes::send_wait}, {"poll", &PhaseTimes::poll},
+      {"exchange", &PhaseTimes::exchange}, {"allreduce", &PhaseTimes::allreduce}};
+  nlohmann::json out = nlohmann::json::object(), per_rank = nlohmann::json::object();
+  for (const auto& [name, field] : kPhases) {
+    double lo = 0, hi = 0, sum = 0;
+    std::vector<double> values;
+    for (std::size_t r = 0; r < ranks.size(); ++r) {
+      const double v = ranks[r].*field;
+      lo = r == 0 ? v : std::min(lo, v);
+      hi = r == 0 ? v : std::max(hi, v);
+      sum += v;
+      values.push_back(v);
+    }
+    out[name] = {{"min", lo}, {"mean", ranks.empty() ? 0 : sum / ranks.size()}, {"max", hi}};
+    if (ranks.size() <= kMaxRanksListed) per_rank[name] = values;
+  }
+  if (ranks.size() <= kMaxRanksListed) out["per_rank"] = per_rank;
+  return out;
+}
+
+}  // namespace
+
 nlohmann::json to_json(const RunRecord& run, const std::string& command_line) {
   const Series s = series_of(run);
   const TepsSummary teps = summarize_teps(s.seconds, s.nedge);
@@ -110,7 +142,7 @@ nlohmann::json to_json(const RunRecord& run, const std::string& command_line) {
                         {"frontier_vertices", l.frontier_vertices}, {"frontier_edges", l.frontier_edges},
                         {"discovered", l.discovered}, {"edges_examined", l.edges_examined},
                         {"seconds", l.seconds}, {"traffic", to_json(l.traffic)},
-                        {"max_rank_bytes_sent", l.max_rank_bytes_sent}});
+                        {"max_rank_bytes_sent", l.max_rank_bytes_sent}, {"phases", phases_json(l.rank_phases)}});
     }
     roots.push_back({{"root", r.root}, {"seconds", r.seconds}, {"nedge", r.nedge}, {"teps", r.teps},
                      {"validate_seconds", r.validate_seconds}, {"result", r.result}, {"levels", levels}});

@@ -169,6 +169,11 @@ void Comm::count_alltoallv(const std::vector<int>& send_counts, const std::vecto
   traffic().record(OpKind::alltoallv, to, sent, from, received);
 }
 
+void Comm::count_point_to_point_send(std::size_t bytes, int dest) const {
+  if (dest != rank_ && bytes) traffic().to_peer(world_rank(dest), static_cast<std::int64_t>(bytes));
+  traffic().record(OpKind::point_to_point, 1, static_cast<std::int64_t>(bytes), 0, 0);
+}
+
 std::vector<int> Comm::displacements(const std::vector<int>& counts) {
   std::vector<int> displs(counts.size());
   std::int64_t sum = 0;

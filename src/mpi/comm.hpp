@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "mpi/request.hpp"
 #include "mpi/traffic.hpp"
 
 namespace g500::mpi {
@@ -142,6 +143,26 @@ class Comm {
     return recv_counts;
   }
 
+  // Point to point, non-blocking: `data` goes to rank `dest` with `tag` (data must outlive req).
+  // Counted as sent when posted; an empty message counts as a message of 0 bytes.
+  template <class T>
+  void isend(std::span<const T> data, int dest, int tag, Request& req) const {
+    static_assert(std::is_trivially_copyable_v<T>);
+    req = Request();
+    count_point_to_point_send(data.size_bytes(), dest);
+    MPI_Isend(data.data(), detail::checked_count(data.size_bytes()), MPI_BYTE, dest, tag, comm_, &req.req_);
+  }
+  // A receive of at most buffer.size() items from any rank, with any tag (so that messages from
+  // one sender are taken in the order it sent them); counted when it completes.
+  template <class T>
+  void irecv_any(std::span<T> buffer, Request& req) const {
+    static_assert(std::is_trivially_copyable_v<T>);
+    req = Request();
+    req.receive_ = true;
+    MPI_Irecv(buffer.data(), detail::checked_count(buffer.size_bytes()), MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, comm_,
+              &req.req_);
+  }
+
   // `text` as held by rank `root`, on every rank.
   std::string broadcast_string(const std::string& text, int root) const;
 
@@ -152,6 +173,7 @@ class Comm {
   Comm(MPI_Comm comm, bool owned);
   // Traffic accounting of each operation kind (see mpi/traffic.hpp for what is counted).
   void count_reduction(std::size_t bytes) const;
+  void count_point_to_point_send(std::size_t bytes, int dest) const;
   void count_broadcast(std::size_t bytes, int root) const;
   void count_gather(std::size_t my_bytes, const std::vector<int>& counts, std::size_t item_bytes) const;
   void count_uniform_alltoall(std::size_t bytes_per_peer) const;

@@ -40,11 +40,20 @@ class BadInput(unittest.TestCase):
             (["--scale", "0x0c"], "--scale: '0x0c' is not a decimal integer"),
             (["--roots", "2.5"], "--roots: '2.5' is not a decimal integer"),
             (["--ids", "48"], "--ids"),
+            (["--bfs", "top-down-1d", "--coalescing-size", "0"], "--coalescing-size must be between 1 and 2^26"),
+            (["--bfs", "top-down-1d", "--coalescing-size", "-4"], "--coalescing-size must be between 1 and 2^26"),
+            (["--bfs", "top-down-1d", "--coalescing-size", "99999999999"], "--coalescing-size must be between"),
         ]
         for args, expect in cases:
             with self.subTest(args=args):
                 self.assert_clean_error(args, expect)
                 self.assert_clean_error(args, expect, np=2)
+
+    def test_coalescing_buffers_that_cannot_fit_are_refused(self):
+        # Two buffers of 2^26 8-byte queries per destination on each of 8 ranks: about 86 GB.
+        if os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") < 80 * 2**30:
+            self.assert_clean_error(["--scale", "8", "--bfs", "top-down-1d", "--coalescing-size", str(2**26)],
+                                    "not enough memory", np=8)
 
     def test_more_ranks_than_vertices(self):
         self.assert_clean_error(["--scale", "1"], "more MPI ranks (3) than vertices (2)", np=3)

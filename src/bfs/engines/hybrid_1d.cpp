@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "bfs/engine_factories.hpp"
+#include "core/timer.hpp"
 
 namespace g500 {
 
@@ -110,7 +111,9 @@ StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
       }
       total.add_atomic(mine);
     }
+    const Timer exchanging;
     buckets_.exchange(comm_, arrived_);
+    exchange_seconds_ += exchanging.seconds();
     const std::vector<ParentOffer>& arrived = arrived_;
     const std::int64_t n_arrived = static_cast<std::int64_t>(arrived.size());
 #pragma omp parallel
@@ -231,6 +234,7 @@ void Hybrid1D<Column>::search(vertex_t root, std::span<vertex_t> parents, Search
 
   for (int level = 0; !policy.done(); ++level) {
     profiler.begin_level();
+    exchange_seconds_ = 0;
     const Direction direction = policy.choose();
     StepCounts step;
     if (direction == Direction::top_down) {
@@ -239,10 +243,13 @@ void Hybrid1D<Column>::search(vertex_t root, std::span<vertex_t> parents, Search
       frontier_is_bitmap = false;
     } else {
       if (!frontier_is_bitmap) queue_to_bitmap();
+      const Timer gathering;
       gather_.gather(frontier_bits_);
+      exchange_seconds_ += gathering.seconds();
       step = bottom_up_step(parents);
       frontier_is_bitmap = true;
     }
+    profiler.add_exchange(exchange_seconds_);
     const StepCounts found =
         profiler.end_level(level, direction, policy.frontier_vertices(), policy.frontier_edges(), step);
     policy.advance(found.discovered, found.discovered_edges);

@@ -58,6 +58,7 @@ class Hybrid1D : public BfsEngine {
   exchange::FrontierGather gather_;
   exchange::OwnerBuckets<ParentOffer> buckets_;
   std::vector<ParentOffer> arrived_;
+  double exchange_seconds_ = 0;  // this level's time in collective exchanges
 };
 
 }  // namespace g500

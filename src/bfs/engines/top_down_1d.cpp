@@ -1,0 +1,104 @@
+#include "bfs/engines/top_down_1d.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "bfs/engine_factories.hpp"
+
+namespace g500 {
+
+std::unique_ptr<BfsEngine> make_top_down_1d(const EngineContext& context) {
+  if (use_32_bit_ids(context.options.ids, context.part.num_vertices())) {
+    return std::make_unique<TopDown1D<std::uint32_t>>(context);
+  }
+  return std::make_unique<TopDown1D<vertex_t>>(context);
+}
+
+std::int64_t top_down_1d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
+  const double id = use_32_bit_ids(options.ids, static_cast<vertex_t>(shape.vertices)) ? 4 : 8;
+  const double n_local = shape.vertices / shape.ranks + 64, m_local = shape.tuples / shape.ranks + 1;
+  const double round = std::min(m_local, static_cast<double>(exchange::kBuildRound));
+  double bytes = id * 2 * m_local + 2 * 8 * n_local;      // columns (duplicates' room kept), offsets
+  bytes += 16 * round + 4 * 2 * 2 * id * round;            // kernel 1's round buffers
+  bytes += n_local / 8 + 2 * 8 * n_local;                  // visited, frontier queues
+  // Coalescing buffers: two per destination (filling, in flight) and the posted receives.
+  bytes += (2.0 * shape.ranks + 4) * static_cast<double>(options.coalescing.coalescing_size) * 2 * id;
+  return static_cast<std::int64_t>(std::min(bytes, 9.0e18));
+}
+
+template <class Column>
+TopDown1D<Column>::TopDown1D(const EngineContext& context)
+    : options_(context.options), comm_(context.comm), queries_comm_(context.comm.split(0, context.comm.rank())),
+      part_(context.part), csr_{part_, {}, {}}, messenger_(queries_comm_, options_.coalescing.coalescing_size) {}
+
+template <class Column>
+void TopDown1D<Column>::build(const EdgeSource& source) {
+  csr_ = build_csr_1d<Column>(source, part_, comm_);
+  visited_ = Bitmap(part_.local_count());
+}
+
+template <class Column>
+void TopDown1D<Column>::search(vertex_t root, std::span<vertex_t> parents, SearchProfile* profile) {
+  if (static_cast<local_t>(parents.size()) != part_.local_count()) {
+    throw std::invalid_argument("top-down-1d: the parent array does not match this rank's block");
+  }
+  std::fill(parents.begin(), parents.end(), kNoParent);
+  visited_.clear();
+  queue_.clear();
+  edge_count_t frontier_edges = 0;
+  if (part_.owns(root)) {
+    const local_t r = part_.to_local(root);
+    parents[r] = root;
+    visited_.set(r);
+    queue_.push_back(r);
+    frontier_edges = csr_.degree(r);
+  }
+  frontier_edges = comm_.allreduce<edge_count_t>(frontier_edges, mpi::Op::sum);
+  std::int64_t frontier_vertices = 1;
+  LevelProfiler profiler(comm_, profile);
+  const int me = part_.rank();
+
+  StepCounts step;
+  const auto visit = [&](local_t v, vertex_t parent) {
+    if (visited_.test(v)) return;
+    visited_.set(v);
+    parents[v] = parent;
+    next_.push_back(v);
+    ++step.discovered;
+    step.discovered_edges += csr_.degree(v);
+  };
+  const auto on_arrival = [&](std::span<const Query> queries) {
+    for (const Query& q : queries) visit(part_.to_local(static_cast<vertex_t>(q.vertex)), static_cast<vertex_t>(q.parent));
+  };
+
+  for (int level = 0; frontier_vertices > 0; ++level) {
+    profiler.begin_level();
+    step = {};
+    next_.clear();
+    for (std::size_t i = 0; i < queue_.size(); ++i) {
+      const local_t u = queue_[i];
+      const vertex_t u_global = part_.to_global(u);
+      step.edges_examined += csr_.degree(u);
+      for (const Column* it = csr_.begin(u); it != csr_.end(u); ++it) {
+        const vertex_t v = static_cast<vertex_t>(*it);
+        const int owner = part_.owner(v);
+        if (owner == me) visit(part_.to_local(v), u_global);
+        else messenger_.send(owner, Query{static_cast<Column>(v), static_cast<Column>(u_global)}, on_arrival);
+      }
+      // Handle arrivals now and then even when nothing is sent (a rank of local-only edges).
+      if ((i & 63) == 63) messenger_.poll(on_arrival);
+    }
+    const exchange::MessengerLevel sent = messenger_.end_level(on_arrival);
+    profiler.add_send_wait(sent.send_wait_seconds);
+    profiler.add_poll(sent.poll_seconds);
+    const StepCounts found = profiler.end_level(level, Direction::top_down, frontier_vertices, frontier_edges, step);
+    frontier_vertices = found.discovered;
+    frontier_edges = found.discovered_edges;
+    queue_.swap(next_);
+  }
+}
+
+template class TopDown1D<std::uint32_t>;
+template class TopDown1D<vertex_t>;
+
+}  // namespace g500

@@ -1,0 +1,12 @@
+#pragma once
+// Every rank's phase times for each level of a search, gathered after the search (outside its
+// timing), so the report can show load imbalance: who computed, who waited, and for how long.
+#include "bfs/level_profile.hpp"
+#include "mpi/comm.hpp"
+
+namespace g500 {
+
+// Collective: fills level.rank_phases (one entry per rank) on every rank.
+void gather_level_phases(const mpi::Comm& comm, SearchProfile& profile);
+
+}  // namespace g500
