@@ -13,10 +13,13 @@ if ((${#missing[@]})); then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
 fi
-# Plots (bench/, matplotlib) for whichever python3 runs the scripts. The build and the tests do not
-# need it, so a failure here is a warning, not an error.
+# matplotlib for scripts/g500-plot and bench/ plots (and the plot test), for whichever python3 runs
+# them: pip first, then Debian's package.
 if ! python3 -c 'import matplotlib' 2>/dev/null; then
   python3 -m pip install --quiet matplotlib 2>/dev/null ||
-    python3 -m pip install --quiet --break-system-packages matplotlib 2>/dev/null ||
-    echo "install-deps: warning: matplotlib could not be installed; bench plots will not be drawn" >&2
+    python3 -m pip install --quiet --break-system-packages matplotlib 2>/dev/null || true
+fi
+if ! python3 -c 'import matplotlib' 2>/dev/null; then
+  echo "install-deps: error: matplotlib could not be installed for $(command -v python3) (g500-plot needs it)" >&2
+  exit 1
 fi
