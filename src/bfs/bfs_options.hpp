@@ -24,6 +24,13 @@ struct CoalescingOptions {
   std::int64_t coalescing_size = 256;
 };
 
+// GPU engines (group "device"): how the exchange reaches device memory. auto: straight from
+// device buffers when MPI says it is CUDA-aware, else staged through host memory.
+enum class Staging { automatic, on, off };
+struct DeviceOptions {
+  Staging staging = Staging::automatic;
+};
+
 // The width of stored vertex ids (group "ids"): 32-bit whenever N <= 2^32 unless told otherwise.
 enum class IdWidth { automatic, bits32, bits64 };
 
@@ -32,6 +39,7 @@ struct BfsOptions {
   DirectionOptions direction;
   BottomUpOptions bottom_up;
   CoalescingOptions coalescing;
+  DeviceOptions device;
   IdWidth ids = IdWidth::automatic;
   // Items per exchange round within a search step; 0 takes the engine's default. Not an option
   // of the command line: tests set it small so that steps take many rounds.

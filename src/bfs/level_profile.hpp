@@ -3,6 +3,8 @@
 // of the level and where each rank's time went (this rank's while searching; summed or gathered
 // over ranks by the harness afterwards).
 #include <cstdint>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "mpi/traffic.hpp"
@@ -33,6 +35,7 @@ struct LevelRecord {
   mpi::TrafficCounts traffic;          // calls, messages, bytes by operation kind; logical counts
   std::int64_t max_rank_bytes_sent = 0;  // the busiest rank's bytes sent (after the harness's sum)
   PhaseTimes phases;                     // this rank's
+  std::map<std::string, double> steps;   // an engine's own step times (seconds, this rank's)
   std::vector<PhaseTimes> rank_phases;   // every rank's, gathered by the harness after the search
 };
 

@@ -3,6 +3,8 @@
 // step found (which the engine needs anyway to steer the next level), this rank's traffic during
 // the level, where this rank's time went, and the record appended to the search profile.
 #include <cstdint>
+#include <map>
+#include <string>
 
 #include "bfs/level_profile.hpp"
 #include "core/timer.hpp"
@@ -34,6 +36,7 @@ class LevelProfiler {
   void begin_level() {
     timer_.restart();
     phases_ = {};
+    steps_.clear();
     if (profile_) start_ = mpi::traffic().snapshot();
   }
 
@@ -41,6 +44,10 @@ class LevelProfiler {
   void add_send_wait(double s) { phases_.send_wait += s; }
   void add_poll(double s) { phases_.poll += s; }
   void add_exchange(double s) { phases_.exchange += s; }
+  // An engine's own step within its compute (for example sort-unique's four steps).
+  void add_step(const char* name, double s) {
+    if (profile_) steps_[name] += s;
+  }
 
   // Collective: the step's counts summed over ranks; records the level when profiling.
   StepCounts end_level(int level, Direction direction, std::int64_t frontier_vertices, std::int64_t frontier_edges,
@@ -61,6 +68,7 @@ class LevelProfiler {
       rec.seconds = timer_.seconds();
       rec.traffic = mpi::traffic().snapshot().since(start_);
       rec.phases = phases_;
+      rec.steps = steps_;
       profile_->push_back(std::move(rec));
     }
     return {sums[0], sums[1], sums[2]};
@@ -72,6 +80,7 @@ class LevelProfiler {
   Timer timer_;
   mpi::TrafficSnapshot start_;
   PhaseTimes phases_;
+  std::map<std::string, double> steps_;
 };
 
 }  // namespace g500

@@ -85,4 +85,19 @@ const OptionGroup kCoalescingGroup = {
     [](const BfsOptions& o, nlohmann::json& out) { out["coalescing_size"] = o.coalescing.coalescing_size; },
 };
 
+const OptionGroup kDeviceGroup = {
+    "device",
+    [](CLI::App& app, BfsOptions& o) {
+      const std::map<std::string, Staging> modes = {{"auto", Staging::automatic}, {"on", Staging::on}, {"off", Staging::off}};
+      app.add_option("--staging", o.device.staging,
+                     "GPU engines: copy exchanges through host memory (on), hand device buffers to MPI (off: needs "
+                     "CUDA-aware MPI), or off when MPI is CUDA-aware (auto)")
+          ->transform(CLI::CheckedTransformer(modes))->default_str("auto")->group("GPU engines");
+    },
+    [](const BfsOptions&) {},
+    [](const BfsOptions& o, nlohmann::json& out) {
+      out["staging"] = o.device.staging == Staging::automatic ? "auto" : o.device.staging == Staging::on ? "on" : "off";
+    },
+};
+
 }  // namespace g500

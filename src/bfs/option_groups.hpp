@@ -23,5 +23,6 @@ extern const OptionGroup kDirectionGroup;
 extern const OptionGroup kBottomUpGroup;
 extern const OptionGroup kIdsGroup;
 extern const OptionGroup kCoalescingGroup;
+extern const OptionGroup kDeviceGroup;
 
 }  // namespace g500

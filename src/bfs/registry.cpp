@@ -12,6 +12,12 @@ const std::vector<EngineSpec>& engine_table() {
        "level-synchronous top-down BFS with asynchronous, coalesced point-to-point queries, one thread per rank "
        "(the reference code's; paper 001)",
        &make_top_down_1d, &top_down_1d_memory_bytes, mpi::ThreadLevel::funneled, {&kCoalescingGroup, &kIdsGroup}},
+#ifdef G500_HAVE_SORT_UNIQUE
+      {"sort-unique",
+       "GPU-style top-down BFS: frontier expanded by prefix sum and binary search, sort + unique, exchange by owner "
+       "(paper 003; Thrust: CUDA in g500-cuda, OpenMP on the CPU)",
+       &make_sort_unique, &sort_unique_memory_bytes, mpi::ThreadLevel::funneled, {&kDeviceGroup, &kIdsGroup}},
+#endif
   };
   return table;
 }

@@ -143,6 +143,7 @@ nlohmann::json to_json(const RunRecord& run, const std::string& command_line) {
                         {"discovered", l.discovered}, {"edges_examined", l.edges_examined},
                         {"seconds", l.seconds}, {"traffic", to_json(l.traffic)},
                         {"max_rank_bytes_sent", l.max_rank_bytes_sent}, {"phases", phases_json(l.rank_phases)}});
+      if (!l.steps.empty()) levels.back()["steps"] = l.steps;
     }
     roots.push_back({{"root", r.root}, {"seconds", r.seconds}, {"nedge", r.nedge}, {"teps", r.teps},
                      {"validate_seconds", r.validate_seconds}, {"result", r.result}, {"levels", levels}});

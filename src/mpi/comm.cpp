@@ -1,5 +1,9 @@
 #include "mpi/comm.hpp"
 
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>  // MPIX_CUDA_AWARE_SUPPORT (Open MPI)
+#endif
+
 #include <cstdlib>
 #include <memory>
 
@@ -167,6 +171,14 @@ void Comm::count_alltoallv(const std::vector<int>& send_counts, const std::vecto
     if (out) traffic().to_peer(world_rank(r), out);
   }
   traffic().record(OpKind::alltoallv, to, sent, from, received);
+}
+
+bool cuda_aware() {
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+  return MPIX_Query_cuda_support() == 1;
+#else
+  return false;
+#endif
 }
 
 void Comm::count_point_to_point_send(std::size_t bytes, int dest) const {

@@ -59,6 +59,9 @@ MPI_Datatype arithmetic_type() {
 int checked_count(std::int64_t n);
 }  // namespace detail
 
+// Whether this MPI library says it can read and write CUDA device memory (Open MPI's extension).
+bool cuda_aware();
+
 class Comm {
  public:
   static Comm world();
@@ -128,18 +131,11 @@ class Comm {
   template <class T>
   std::vector<int> alltoallv_into(std::span<const T> send, const std::vector<int>& send_counts,
                                   std::vector<T>& recv) const {
-    static_assert(std::is_trivially_copyable_v<T>);
-    std::vector<int> recv_counts(size_, 0);
-    count_uniform_alltoall(sizeof(int));
-    MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm_);
-    count_alltoallv(send_counts, recv_counts, sizeof(T));
-    const std::vector<int> send_displs = displacements(send_counts);
-    const std::vector<int> recv_displs = displacements(recv_counts);
+    const std::vector<int> recv_counts = alltoall_counts(send_counts);
     std::int64_t total = 0;
     for (int c : recv_counts) total += c;
     recv.resize(total);
-    MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), detail::bytes_type<T>(), recv.data(),
-                  recv_counts.data(), recv_displs.data(), detail::bytes_type<T>(), comm_);
+    alltoallv_raw<T>(send.data(), send_counts, recv.data(), recv_counts);
     return recv_counts;
   }
 
@@ -161,6 +157,25 @@ class Comm {
     req.receive_ = true;
     MPI_Irecv(buffer.data(), detail::checked_count(buffer.size_bytes()), MPI_BYTE, MPI_ANY_SOURCE, MPI_ANY_TAG, comm_,
               &req.req_);
+  }
+
+  // How many items each rank will send this one, given what this one sends each rank.
+  std::vector<int> alltoall_counts(const std::vector<int>& send_counts) const {
+    std::vector<int> recv_counts(size_, 0);
+    count_uniform_alltoall(sizeof(int));
+    MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm_);
+    return recv_counts;
+  }
+  // alltoallv between raw buffers, which may be device memory when MPI is CUDA-aware.
+  template <class T>
+  void alltoallv_raw(const T* send, const std::vector<int>& send_counts, T* recv,
+                     const std::vector<int>& recv_counts) const {
+    static_assert(std::is_trivially_copyable_v<T>);
+    count_alltoallv(send_counts, recv_counts, sizeof(T));
+    const std::vector<int> send_displs = displacements(send_counts);
+    const std::vector<int> recv_displs = displacements(recv_counts);
+    MPI_Alltoallv(send, send_counts.data(), send_displs.data(), detail::bytes_type<T>(), recv, recv_counts.data(),
+                  recv_displs.data(), detail::bytes_type<T>(), comm_);
   }
 
   // `text` as held by rank `root`, on every rank.

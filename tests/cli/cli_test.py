@@ -1,6 +1,7 @@
 """Bad input: a one-line error naming the problem and a non-zero exit, never a crash or a hang."""
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -40,6 +41,7 @@ class BadInput(unittest.TestCase):
             (["--scale", "0x0c"], "--scale: '0x0c' is not a decimal integer"),
             (["--roots", "2.5"], "--roots: '2.5' is not a decimal integer"),
             (["--ids", "48"], "--ids"),
+            (["--bfs", "sort-unique", "--staging", "sideways"], "--staging"),
             (["--bfs", "top-down-1d", "--coalescing-size", "0"], "--coalescing-size must be between 1 and 2^26"),
             (["--bfs", "top-down-1d", "--coalescing-size", "-4"], "--coalescing-size must be between 1 and 2^26"),
             (["--bfs", "top-down-1d", "--coalescing-size", "99999999999"], "--coalescing-size must be between"),
@@ -54,6 +56,16 @@ class BadInput(unittest.TestCase):
         if os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") < 80 * 2**30:
             self.assert_clean_error(["--scale", "8", "--bfs", "top-down-1d", "--coalescing-size", str(2**26)],
                                     "not enough memory", np=8)
+
+    def test_cuda_build_without_a_gpu_says_so(self):
+        cuda = os.path.join(os.path.dirname(program.G500), "g500-cuda")
+        if not os.path.exists(cuda) or os.path.exists("/dev/nvidia0"):
+            self.skipTest("no g500-cuda, or a GPU is present")
+        p = subprocess.run([cuda, "--scale", "8", "--bfs", "sort-unique"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 1)
+        errors = [line for line in p.stderr.splitlines() if line.startswith("g500: error:")]
+        self.assertEqual(len(errors), 1, p.stderr)
+        self.assertIn("no CUDA GPU is visible", errors[0])
 
     def test_more_ranks_than_vertices(self):
         self.assert_clean_error(["--scale", "1"], "more MPI ranks (3) than vertices (2)", np=3)

@@ -1,0 +1,123 @@
+#include "bfs/engines/sort_unique/sort_unique.hpp"
+
+#include <stdexcept>
+
+#include "bfs/engine_factories.hpp"
+#include "bfs/level_profiler.hpp"
+#include "core/error.hpp"
+#include "core/timer.hpp"
+#include "graph/csr_1d.hpp"
+
+namespace g500 {
+
+std::unique_ptr<BfsEngine> make_sort_unique(const EngineContext& context) {
+  if (use_32_bit_ids(context.options.ids, context.part.num_vertices())) {
+    return std::make_unique<SortUnique<std::uint32_t>>(context);
+  }
+  return std::make_unique<SortUnique<std::int64_t>>(context);
+}
+
+std::int64_t sort_unique_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
+  const int id = use_32_bit_ids(options.ids, static_cast<vertex_t>(shape.vertices)) ? 4 : 8;
+  const double n_local = shape.vertices / shape.ranks + 64, arcs = 2 * shape.tuples / shape.ranks + 1;
+  const double round = std::min(arcs / 2, static_cast<double>(exchange::kBuildRound));
+  // Kernel 1 builds the CSR on the host (then it is uploaded and freed); on the CPU build the
+  // device memory is host memory too; and the staging buffers, one level's candidates each way.
+  double bytes = id * arcs + 8 * n_local + 16 * round + 4 * 2 * 2 * id * round;
+  bytes += sort_unique::device_bytes(n_local, arcs, shape.vertices, id) + 2 * 2 * id * arcs;
+  return static_cast<std::int64_t>(std::min(bytes, 9.0e18));
+}
+
+template <class Column>
+SortUnique<Column>::SortUnique(const EngineContext& context)
+    : options_(context.options), comm_(context.comm), part_(context.part) {
+  // One rank per GPU: the node-local rank picks the device. Every rank learns whether all got one.
+  const std::string problem = sort_unique::select_device(comm_.split_shared().rank());
+  if (comm_.allreduce<std::int32_t>(problem.empty() ? 0 : 1, mpi::Op::max)) {
+    throw UserError(problem.empty() ? "sort-unique: another rank has no usable GPU" : "sort-unique: " + problem);
+  }
+  // Device buffers go straight to MPI only when MPI can read them (CUDA-aware, or the CPU build's
+  // device memory, which is host memory); otherwise each exchange is staged through host memory.
+  const bool direct_possible = sort_unique::device_memory_is_host() || mpi::cuda_aware();
+  switch (options_.device.staging) {
+    case Staging::on: staged_ = true; break;
+    case Staging::off:
+      if (!direct_possible) throw UserError("--staging off needs a CUDA-aware MPI, and this MPI does not report one");
+      staged_ = false;
+      break;
+    case Staging::automatic: staged_ = !(direct_possible && !sort_unique::device_memory_is_host()); break;
+  }
+}
+
+template <class Column>
+void SortUnique<Column>::build(const EdgeSource& source) {
+  std::vector<std::int64_t> starts(part_.num_ranks() + 1);
+  for (int r = 0; r <= part_.num_ranks(); ++r) starts[r] = part_.begin_of(r);
+  std::string too_big;
+  {
+    // Kernel 1 on the host, then the rows go to the device and the host copy is freed.
+    Csr1D<Column> csr = build_csr_1d<Column>(source, part_, comm_);
+    const sort_unique::HostGraph<Column> graph{
+        std::span<const std::int64_t>(csr.offsets.data(), csr.offsets.size()),
+        std::span<const Column>(csr.columns.data(), static_cast<std::size_t>(csr.local_entries())),
+        std::span<const std::int64_t>(starts), part_.rank()};
+    device_ = sort_unique::make_device<Column>(graph, part_.num_vertices(), too_big);
+  }
+  if (comm_.allreduce<std::int32_t>(device_ ? 0 : 1, mpi::Op::max)) {
+    throw UserError(too_big.empty() ? "sort-unique: the graph does not fit another rank's GPU" : "sort-unique: " + too_big);
+  }
+}
+
+template <class Column>
+void SortUnique<Column>::search(vertex_t root, std::span<vertex_t> parents, SearchProfile* profile) {
+  if (static_cast<local_t>(parents.size()) != part_.local_count()) {
+    throw std::invalid_argument("sort-unique: the parent array does not match this rank's block");
+  }
+  device_->start(root);
+  LevelProfiler profiler(comm_, profile);
+  std::vector<int> send_counts;
+  std::int64_t frontier_vertices = 1, frontier_edges = 0;
+  for (int level = 0; frontier_vertices > 0; ++level) {
+    profiler.begin_level();
+    Timer step;
+    const sort_unique::LevelSizes sizes = device_->expand(send_counts);
+    profiler.add_step("1-3 expand, sort-unique", step.seconds());
+    mpi::traffic().add_logical("sort_unique.expanded", sizes.expanded);
+    mpi::traffic().add_logical("sort_unique.after_unique", sizes.unique);
+    mpi::traffic().add_logical("sort_unique.after_visited", sizes.unvisited);
+    // Step 4: the candidates to their owners.
+    step.restart();
+    std::int64_t received = 0;
+    if (staged_) {
+      host_send_.resize(sizes.unvisited);
+      device_->candidates_to_host(host_send_.data());
+      comm_.alltoallv_into<Candidate>(host_send_, send_counts, host_received_);
+      received = static_cast<std::int64_t>(host_received_.size());
+      device_->receive_from_host(host_received_.data(), received);
+    } else {
+      const std::vector<int> recv_counts = comm_.alltoall_counts(send_counts);
+      for (int c : recv_counts) received += c;
+      Candidate* into = device_->receive_buffer(received);
+      comm_.alltoallv_raw<Candidate>(device_->candidates(), send_counts, into, recv_counts);
+    }
+    const double exchanged = step.seconds();
+    profiler.add_exchange(exchanged);
+    profiler.add_step("4 exchange", exchanged);
+    step.restart();
+    const sort_unique::Visited found_here = device_->visit(received);
+    profiler.add_step("4 update parents, next frontier", step.seconds());
+    StepCounts counts;
+    counts.discovered = found_here.discovered;
+    counts.discovered_edges = found_here.discovered_edges;
+    counts.edges_examined = sizes.expanded;
+    const StepCounts found = profiler.end_level(level, Direction::top_down, frontier_vertices, frontier_edges, counts);
+    frontier_vertices = found.discovered;
+    frontier_edges = found.discovered_edges;
+  }
+  device_->parents_to_host(parents);
+}
+
+template class SortUnique<std::uint32_t>;
+template class SortUnique<std::int64_t>;
+
+}  // namespace g500
