@@ -6,19 +6,17 @@
 #include <stdexcept>
 
 #include "bfs/engine_factories.hpp"
+#include "bfs/id_width.hpp"
 #include "core/timer.hpp"
 
 namespace g500 {
 
 std::unique_ptr<BfsEngine> make_hybrid_1d(const EngineContext& context) {
-  if (use_32_bit_ids(context.options.ids, context.part.num_vertices())) {
-    return std::make_unique<Hybrid1D<std::uint32_t>>(context);
-  }
-  return std::make_unique<Hybrid1D<vertex_t>>(context);
+  return make_for_id_width<Hybrid1D>(context);
 }
 
 std::int64_t hybrid_1d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
-  const double id = use_32_bit_ids(options.ids, static_cast<vertex_t>(shape.vertices)) ? 4 : 8;
+  const double id = id_bytes(options, shape.vertices);
   const double n_local = shape.vertices / shape.ranks + 64, m_local = shape.tuples / shape.ranks + 1;
   const double round = std::min(m_local, static_cast<double>(exchange::kBuildRound));
   double bytes = id * 2 * m_local + 3 * 8 * n_local;       // columns (duplicates' room kept), offsets, cursor/degree

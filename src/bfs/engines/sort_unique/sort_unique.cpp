@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "bfs/engine_factories.hpp"
+#include "bfs/id_width.hpp"
 #include "bfs/level_profiler.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
@@ -11,14 +12,11 @@
 namespace g500 {
 
 std::unique_ptr<BfsEngine> make_sort_unique(const EngineContext& context) {
-  if (use_32_bit_ids(context.options.ids, context.part.num_vertices())) {
-    return std::make_unique<SortUnique<std::uint32_t>>(context);
-  }
-  return std::make_unique<SortUnique<std::int64_t>>(context);
+  return make_for_id_width<SortUnique>(context);
 }
 
 std::int64_t sort_unique_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
-  const int id = use_32_bit_ids(options.ids, static_cast<vertex_t>(shape.vertices)) ? 4 : 8;
+  const int id = id_bytes(options, shape.vertices);
   const double n_local = shape.vertices / shape.ranks + 64, arcs = 2 * shape.tuples / shape.ranks + 1;
   const double round = std::min(arcs / 2, static_cast<double>(exchange::kBuildRound));
   // Kernel 1 builds the CSR on the host (then it is uploaded and freed); on the CPU build the
