@@ -24,6 +24,16 @@ struct PhaseTimes {
   double allreduce = 0;  // the allreduce that closes the level
 };
 
+// The phases of a level over all ranks: their extremes and mean, and every rank's when the run
+// has few enough ranks to list them.
+struct PhaseSummary {
+  PhaseTimes min, mean, max;
+  std::vector<PhaseTimes> per_rank;  // empty beyond kMaxRanksListed ranks
+};
+
+// Ranks up to which each level keeps every rank's phase times.
+inline constexpr int kMaxRanksListed = 256;
+
 struct LevelRecord {
   int level = 0;
   Direction direction = Direction::top_down;
@@ -36,7 +46,7 @@ struct LevelRecord {
   std::int64_t max_rank_bytes_sent = 0;  // the busiest rank's bytes sent (after the harness's sum)
   PhaseTimes phases;                     // this rank's
   std::map<std::string, double> steps;   // an engine's own step times (seconds, this rank's)
-  std::vector<PhaseTimes> rank_phases;   // every rank's, gathered by the harness after the search
+  PhaseSummary rank_phases;              // over all ranks, made by the harness after the search
 };
 
 using SearchProfile = std::vector<LevelRecord>;

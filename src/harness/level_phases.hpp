@@ -6,7 +6,8 @@
 
 namespace g500 {
 
-// Collective: fills level.rank_phases (one entry per rank) on every rank.
+// Collective: fills level.rank_phases on every rank: min, mean and max by allreduce, and every
+// rank's phases by allgather when there are at most kMaxRanksListed ranks.
 void gather_level_phases(const mpi::Comm& comm, SearchProfile& profile);
 
 }  // namespace g500

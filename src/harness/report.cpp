@@ -103,28 +103,18 @@ void print_statistics(std::ostream& out, const RunRecord& run) {
 
 namespace {
 
-// Ranks up to which each level lists every rank's phase times (beyond: min, mean and max only).
-constexpr std::size_t kMaxRanksListed = 256;
-
-nlohmann::json phases_json(const std::vector<PhaseTimes>& ranks) {
+nlohmann::json phases_json(const PhaseSummary& summary) {
   static const std::pair<const char*, double PhaseTimes::*> kPhases[] = {
       {"compute", &PhaseTimes::compute}, {"send_wait", &PhaseTimes::send_wait}, {"poll", &PhaseTimes::poll},
       {"exchange", &PhaseTimes::exchange}, {"allreduce", &PhaseTimes::allreduce}};
   nlohmann::json out = nlohmann::json::object(), per_rank = nlohmann::json::object();
   for (const auto& [name, field] : kPhases) {
-    double lo = 0, hi = 0, sum = 0;
+    out[name] = {{"min", summary.min.*field}, {"mean", summary.mean.*field}, {"max", summary.max.*field}};
     std::vector<double> values;
-    for (std::size_t r = 0; r < ranks.size(); ++r) {
-      const double v = ranks[r].*field;
-      lo = r == 0 ? v : std::min(lo, v);
-      hi = r == 0 ? v : std::max(hi, v);
-      sum += v;
-      values.push_back(v);
-    }
-    out[name] = {{"min", lo}, {"mean", ranks.empty() ? 0 : sum / ranks.size()}, {"max", hi}};
-    if (ranks.size() <= kMaxRanksListed) per_rank[name] = values;
+    for (const PhaseTimes& r : summary.per_rank) values.push_back(r.*field);
+    per_rank[name] = values;
   }
-  if (ranks.size() <= kMaxRanksListed) out["per_rank"] = per_rank;
+  if (!summary.per_rank.empty()) out["per_rank"] = per_rank;
   return out;
 }
 

@@ -9,6 +9,7 @@
 #include "core/big_vector.hpp"
 #include "core/bitmap.hpp"
 #include "exchange/owner_query.hpp"
+#include "exchange/rounds.hpp"
 #include "validate/tuple_relay.hpp"
 
 namespace g500 {
@@ -42,10 +43,11 @@ Failure agree(const mpi::Comm& comm, const Failure& mine) {
 
 std::string vid(vertex_t v) { return std::to_string(v); }
 
-// Rule 1 and the levels: level[v] = depth of v in the tree, found one BFS layer per round by asking
-// the owner of each parent for the parent's level.
+// Rule 1 and the levels: level[v] = depth of v in the tree, found by asking the owner of each
+// parent for the parent's level, pass after pass, until no vertex is waiting (each pass in rounds
+// of at most `chunk` questions, so the buffers stay small).
 big_vector<level_t> tree_levels(const Partition1D& part, const mpi::Comm& comm, vertex_t root,
-                                 std::span<const vertex_t> parents, Failure& failure) {
+                                 std::span<const vertex_t> parents, std::int64_t chunk, Failure& failure) {
   const local_t n_local = part.local_count();
   const vertex_t n = part.num_vertices();
   big_vector<level_t> level(n_local, kUnreached);
@@ -75,17 +77,21 @@ big_vector<level_t> tree_levels(const Partition1D& part, const mpi::Comm& comm, 
   for (;;) {
     const std::int64_t open = comm.allreduce<std::int64_t>(pending.size(), mpi::Op::sum);
     if (open == 0) break;
-    asked.resize(pending.size());
-    parent_level.resize(pending.size());
-    for (std::size_t k = 0; k < pending.size(); ++k) asked[k] = parents[pending[k]];
-    query.ask(asked, parent_level, [](vertex_t v) { return v; }, [&](vertex_t p) { return level[part.to_local(p)]; });
-    std::vector<local_t> still;
-    for (std::size_t k = 0; k < pending.size(); ++k) {
-      if (parent_level[k] == kUnreached) still.push_back(pending[k]);
-      else level[pending[k]] = parent_level[k] + 1;
-    }
-    const std::int64_t resolved = comm.allreduce<std::int64_t>(pending.size() - still.size(), mpi::Op::sum);
-    pending.swap(still);
+    // Vertices still waiting move to the front of `pending` as each round is answered.
+    std::size_t waiting = 0;
+    const std::int64_t n_pending = static_cast<std::int64_t>(pending.size());
+    exchange::in_rounds(comm, n_pending, chunk, [&](std::int64_t first, std::int64_t last) {
+      asked.resize(last - first);
+      parent_level.resize(last - first);
+      for (std::int64_t k = first; k < last; ++k) asked[k - first] = parents[pending[k]];
+      query.ask(asked, parent_level, [](vertex_t v) { return v; }, [&](vertex_t p) { return level[part.to_local(p)]; });
+      for (std::int64_t k = first; k < last; ++k) {
+        if (parent_level[k - first] == kUnreached) pending[waiting++] = pending[k];
+        else level[pending[k]] = parent_level[k - first] + 1;
+      }
+    });
+    const std::int64_t resolved = comm.allreduce<std::int64_t>(pending.size() - waiting, mpi::Op::sum);
+    pending.resize(waiting);
     if (resolved == 0) {
       if (!pending.empty()) {
         const vertex_t v = part.to_global(pending.front());
@@ -114,6 +120,7 @@ std::int64_t scan_rules(const EdgeSource& source, const Partition1D& part, const
   big_vector<TreeEntry> tree(part.local_count());
 #pragma omp parallel for schedule(static)
   for (local_t i = 0; i < part.local_count(); ++i) tree[i] = {static_cast<ParentId>(parents[i]), level[i]};
+  big_vector<level_t>().swap(level);  // the tree holds the levels now
   Bitmap confirmed(part.local_count());
   // Each endpoint's owner sees the tuple's other end: rule 5 is the endpoint's parent being it.
   const auto look = [&](local_t i, vertex_t other) {
@@ -149,7 +156,7 @@ std::int64_t scan_rules(const EdgeSource& source, const Partition1D& part, const
     if (thread_failure[t].rule) failure.set(thread_failure[t].rule, thread_failure[t].message);
   }
   for (local_t i = 0; i < part.local_count(); ++i) {
-    if (level[i] > 0 && !confirmed.test(i)) {
+    if (tree[i].level > 0 && !confirmed.test(i)) {
       failure.set(5, "vertex " + vid(part.to_global(i)) + " has parent " + vid(parents[i]) +
                          ", which no input edge joins it to");
       break;
@@ -163,7 +170,7 @@ std::int64_t scan_rules(const EdgeSource& source, const Partition1D& part, const
 ValidationResult validate_bfs(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm, vertex_t root,
                               std::span<const vertex_t> parents, std::int64_t chunk) {
   Failure failure;
-  big_vector<level_t> level = tree_levels(part, comm, root, parents, failure);
+  big_vector<level_t> level = tree_levels(part, comm, root, parents, chunk, failure);
   Failure agreed = agree(comm, failure);
   if (agreed.rule) return {false, agreed.rule, agreed.message, 0};
   // Rule 1 has passed, so every parent is a vertex id, or -1 on an unreached vertex (level -1),
