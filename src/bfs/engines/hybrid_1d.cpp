@@ -18,9 +18,7 @@ std::unique_ptr<BfsEngine> make_hybrid_1d(const EngineContext& context) {
 std::int64_t hybrid_1d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
   const double id = id_bytes(options, shape.vertices);
   const double n_local = shape.vertices / shape.ranks + 64, m_local = shape.tuples / shape.ranks + 1;
-  const double round = std::min(m_local, static_cast<double>(exchange::kBuildRound));
-  double bytes = id * 2 * m_local + 3 * 8 * n_local;       // columns (duplicates' room kept), offsets, cursor/degree
-  bytes += 16 * round + 4 * 2 * 2 * id * round;             // one round of tuples; arcs in buckets, sent, received, placed
+  double bytes = csr_1d_build_bytes(shape.vertices, shape.tuples, shape.ranks, id);
   bytes += (8 + 16 + 8 + 8) * std::min(2 * m_local, static_cast<double>(exchange::kBuildRound));  // degree queries
   bytes += 3 * n_local / 8 + shape.vertices / 8 + shape.vertices / 512;  // bitmaps, gathered frontier, summary
   bytes += 2 * 8 * n_local;                                 // frontier queues

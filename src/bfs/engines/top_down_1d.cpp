@@ -14,10 +14,8 @@ std::unique_ptr<BfsEngine> make_top_down_1d(const EngineContext& context) {
 
 std::int64_t top_down_1d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
   const double id = id_bytes(options, shape.vertices);
-  const double n_local = shape.vertices / shape.ranks + 64, m_local = shape.tuples / shape.ranks + 1;
-  const double round = std::min(m_local, static_cast<double>(exchange::kBuildRound));
-  double bytes = id * 2 * m_local + 2 * 8 * n_local;      // columns (duplicates' room kept), offsets
-  bytes += 16 * round + 4 * 2 * 2 * id * round;            // kernel 1's round buffers
+  const double n_local = shape.vertices / shape.ranks + 64;
+  double bytes = csr_1d_build_bytes(shape.vertices, shape.tuples, shape.ranks, id);
   bytes += n_local / 8 + 2 * 8 * n_local;                  // visited, frontier queues
   // Coalescing buffers: two per destination (filling, in flight) and the posted receives.
   bytes += (2.0 * shape.ranks + 4) * static_cast<double>(options.coalescing.coalescing_size) * 2 * id;

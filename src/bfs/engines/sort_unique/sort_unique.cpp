@@ -18,10 +18,9 @@ std::unique_ptr<BfsEngine> make_sort_unique(const EngineContext& context) {
 std::int64_t sort_unique_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
   const int id = id_bytes(options, shape.vertices);
   const double n_local = shape.vertices / shape.ranks + 64, arcs = 2 * shape.tuples / shape.ranks + 1;
-  const double round = std::min(arcs / 2, static_cast<double>(exchange::kBuildRound));
   // Kernel 1 builds the CSR on the host (then it is uploaded and freed); on the CPU build the
   // device memory is host memory too; and the staging buffers, one level's candidates each way.
-  double bytes = id * arcs + 8 * n_local + 16 * round + 4 * 2 * 2 * id * round;
+  double bytes = csr_1d_build_bytes(shape.vertices, shape.tuples, shape.ranks, id);
   bytes += sort_unique::device_bytes(n_local, arcs, shape.vertices, id) + 2 * 2 * id * arcs;
   return static_cast<std::int64_t>(std::min(bytes, 9.0e18));
 }
