@@ -12,25 +12,21 @@
 
 namespace g500 {
 
-ThreadChoice choose_threads(const mpi::Comm& world, bool quiet) {
+void choose_threads(const mpi::Comm& world, bool quiet) {
   const mpi::Comm node = world.split_shared();
   const int node_cpus = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   const int usable = usable_cpus();  // this rank's binding; 0 when unknown
-  ThreadChoice choice;
   const char* env = std::getenv("OMP_NUM_THREADS");
-  choice.from_env = env != nullptr && *env != '\0';
-  if (choice.from_env) {
-    choice.threads = omp_get_max_threads();
-  } else {
+  if (env == nullptr || *env == '\0') {
     int share = std::max(1, node_cpus / node.size());
     if (usable > 0) share = std::min(share, usable);
     omp_set_num_threads(share);
-    choice.threads = share;
   }
+  const int threads = omp_get_max_threads();
   // Worst node: the most threads asked of it against its cores; worst rank: threads beyond binding.
-  const std::int64_t asked = node.allreduce(static_cast<std::int64_t>(choice.threads), mpi::Op::sum);
-  const int node_over = asked > node_cpus && choice.threads > 1 ? 1 : 0;  // ranks alone: --oversubscribe asked for it
-  const int bound_over = usable > 0 && choice.threads > usable ? 1 : 0;
+  const std::int64_t asked = node.allreduce(static_cast<std::int64_t>(threads), mpi::Op::sum);
+  const int node_over = asked > node_cpus && threads > 1 ? 1 : 0;  // ranks alone: --oversubscribe asked for it
+  const int bound_over = usable > 0 && threads > usable ? 1 : 0;
   const int any_node_over = world.allreduce(node_over, mpi::Op::max);
   const int tightest = world.allreduce(bound_over ? usable : 1 << 30, mpi::Op::min);
   if (!quiet && world.is_root()) {
@@ -38,15 +34,14 @@ ThreadChoice choose_threads(const mpi::Comm& world, bool quiet) {
       std::fprintf(stderr,
                    "g500: warning: %d OpenMP threads per rank but a rank may use only %d CPU(s): threads will share "
                    "cores and run much slower; use mpirun --bind-to none (or a wider binding) or fewer threads\n",
-                   choice.threads, tightest);
+                   threads, tightest);
     } else if (any_node_over) {
       std::fprintf(stderr,
                    "g500: warning: OMP_NUM_THREADS=%d with %d rank(s) on a %d-core node oversubscribes it: threads "
                    "will share cores and run much slower; unset OMP_NUM_THREADS to take each rank's share\n",
-                   choice.threads, node.size(), node_cpus);
+                   threads, node.size(), node_cpus);
     }
   }
-  return choice;
 }
 
 }  // namespace g500

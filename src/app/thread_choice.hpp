@@ -7,13 +7,8 @@
 
 namespace g500 {
 
-struct ThreadChoice {
-  int threads = 1;        // per rank, now in effect
-  bool from_env = false;  // OMP_NUM_THREADS was set
-};
-
 // Collective over `world`. Sets omp_set_num_threads unless OMP_NUM_THREADS is set; on rank 0
 // writes a warning when ranks x threads on some node exceed its cores (unless quiet).
-ThreadChoice choose_threads(const mpi::Comm& world, bool quiet);
+void choose_threads(const mpi::Comm& world, bool quiet);
 
 }  // namespace g500

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mpi/traffic.hpp"
@@ -23,6 +24,11 @@ struct PhaseTimes {
   double exchange = 0;   // collective exchanges (alltoallv, allgather)
   double allreduce = 0;  // the allreduce that closes the level
 };
+
+// Each phase by name, in one order, for whatever lists, packs or writes them.
+inline constexpr std::pair<const char*, double PhaseTimes::*> kPhaseFields[] = {
+    {"compute", &PhaseTimes::compute}, {"send_wait", &PhaseTimes::send_wait}, {"poll", &PhaseTimes::poll},
+    {"exchange", &PhaseTimes::exchange}, {"allreduce", &PhaseTimes::allreduce}};
 
 // The phases of a level over all ranks: their extremes and mean, and every rank's when the run
 // has few enough ranks to list them.

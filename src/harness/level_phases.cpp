@@ -1,6 +1,6 @@
 #include "harness/level_phases.hpp"
 
-#include <algorithm>
+#include <iterator>
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
@@ -9,13 +9,14 @@ namespace g500 {
 
 namespace {
 
-constexpr int kFields = 5;
+constexpr int kFields = static_cast<int>(std::size(kPhaseFields));
 
 // The phases as an array of doubles, and back.
-void unpack(const double* in, PhaseTimes& out) { out = {in[0], in[1], in[2], in[3], in[4]}; }
+void unpack(const double* in, PhaseTimes& out) {
+  for (int f = 0; f < kFields; ++f) out.*kPhaseFields[f].second = in[f];
+}
 void pack(const PhaseTimes& in, double* out) {
-  const double values[kFields] = {in.compute, in.send_wait, in.poll, in.exchange, in.allreduce};
-  std::copy(values, values + kFields, out);
+  for (int f = 0; f < kFields; ++f) out[f] = in.*kPhaseFields[f].second;
 }
 
 }  // namespace

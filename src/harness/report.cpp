@@ -104,11 +104,8 @@ void print_statistics(std::ostream& out, const RunRecord& run) {
 namespace {
 
 nlohmann::json phases_json(const PhaseSummary& summary) {
-  static const std::pair<const char*, double PhaseTimes::*> kPhases[] = {
-      {"compute", &PhaseTimes::compute}, {"send_wait", &PhaseTimes::send_wait}, {"poll", &PhaseTimes::poll},
-      {"exchange", &PhaseTimes::exchange}, {"allreduce", &PhaseTimes::allreduce}};
   nlohmann::json out = nlohmann::json::object(), per_rank = nlohmann::json::object();
-  for (const auto& [name, field] : kPhases) {
+  for (const auto& [name, field] : kPhaseFields) {
     out[name] = {{"min", summary.min.*field}, {"mean", summary.mean.*field}, {"max", summary.max.*field}};
     std::vector<double> values;
     for (const PhaseTimes& r : summary.per_rank) values.push_back(r.*field);

@@ -43,7 +43,9 @@ TEST(SortUnique, StagedAndDirectExchangesAgreeAndPrune) {
       ASSERT_EQ(profile.size(), per_level.size() + 1);
       std::int64_t expanded = 0, unique = 0, kept = 0;
       for (std::size_t l = 0; l < profile.size(); ++l) {
-        if (l < per_level.size()) EXPECT_EQ(profile[l].discovered, per_level[l]) << "level " << l;
+        if (l < per_level.size()) {
+          EXPECT_EQ(profile[l].discovered, per_level[l]) << "level " << l;
+        }
         const std::int64_t e = logical(profile[l], "sort_unique.expanded");
         const std::int64_t u = logical(profile[l], "sort_unique.after_unique");
         const std::int64_t k = logical(profile[l], "sort_unique.after_visited");
