@@ -46,8 +46,9 @@ class Device {
   virtual ~Device() = default;
   // Which device system this build uses ("cuda" or "cpu (thrust omp)").
   virtual std::string system() const = 0;
-  // A new search: `root` is visited with itself as parent when this rank owns it.
-  virtual void start(std::int64_t root) = 0;
+  // A new search: `root` is visited with itself as parent when this rank owns it. Returns the
+  // root's degree on its owner, 0 elsewhere.
+  virtual std::int64_t start(std::int64_t root) = 0;
   // Steps 1-3: expands the frontier into candidates sorted by vertex (so grouped by owner),
   // unique, without vertices this rank knows are visited or has sent before; send_counts[r] = the
   // candidates owned by rank r. Returns the sizes through the steps.

@@ -52,7 +52,7 @@ class ThrustDevice final : public Device<Id> {
 #endif
   }
 
-  void start(std::int64_t root) override {
+  std::int64_t start(std::int64_t root) override {
     thrust::fill(visited_.begin(), visited_.end(), std::uint8_t{0});
     thrust::fill(seen_.begin(), seen_.end(), std::uint8_t{0});
     thrust::fill(parents_.begin(), parents_.end(), std::int64_t{-1});
@@ -63,7 +63,9 @@ class ThrustDevice final : public Device<Id> {
       seen_[root] = 1;
       parents_[r] = root;
       frontier_.push_back(r);
+      return offsets_[r + 1] - offsets_[r];
     }
+    return 0;
   }
 
   LevelSizes expand(std::vector<int>& send_counts) override {

@@ -70,10 +70,10 @@ void SortUnique<Column>::search(vertex_t root, std::span<vertex_t> parents, Sear
   if (static_cast<local_t>(parents.size()) != part_.local_count()) {
     throw std::invalid_argument("sort-unique: the parent array does not match this rank's block");
   }
-  device_->start(root);
+  std::int64_t frontier_edges = comm_.allreduce<std::int64_t>(device_->start(root), mpi::Op::sum);
+  std::int64_t frontier_vertices = 1;
   LevelProfiler profiler(comm_, profile);
   std::vector<int> send_counts;
-  std::int64_t frontier_vertices = 1, frontier_edges = 0;
   for (int level = 0; frontier_vertices > 0; ++level) {
     profiler.begin_level();
     Timer step;
