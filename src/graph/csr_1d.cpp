@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cstring>
 #include <type_traits>
 
 #include "graph/arc_routing.hpp"
-#include "exchange/owner_query.hpp"
+#include "core/radix_sort.hpp"
+#include "graph/degree_code.hpp"
 
 namespace g500 {
 namespace {
@@ -24,14 +26,6 @@ template <class Column>
 struct RowOf {
   Column row;
 };
-
-// Rows handled together when sorting: about 256 blocks of at least 8192 rows, so that each is
-// sorted and compacted by one thread while the rest of the rows wait in memory.
-local_t block_rows(local_t rows) {
-  local_t size = 8192;
-  while (rows / size > 256) size *= 2;
-  return size;
-}
 
 inline void bump(edge_count_t& counter) { std::atomic_ref<edge_count_t>(counter).fetch_add(1, std::memory_order_relaxed); }
 
@@ -103,21 +97,24 @@ class ArcPlacer {
   std::vector<std::int64_t> block_start_;
 };
 
-}  // namespace
-
+// Passes 1 and 2: every arc in its row, rows unsorted, duplicates still in.
 template <class Column>
-Csr1D<Column> build_csr_1d(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
-                           std::int64_t round) {
+Csr1D<Column> place_arcs(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
+                         std::int64_t round) {
   const local_t n_local = part.local_count();
   Csr1D<Column> csr{part, big_vector<edge_count_t>(n_local + 1, 0), {}};
   big_vector<edge_count_t>& offsets = csr.offsets;
 
-  // Pass 1: arcs per row (an upper bound on the degree: duplicates are still in).
+  // Pass 1: arcs per row.
   route_arcs<RowOf<Column>>(
       source, part, comm, round, "build.degree_rows",
       [](vertex_t row, vertex_t) { return RowOf<Column>{static_cast<Column>(row)}; },
       [&](std::span<const RowOf<Column>> rows) {
         const std::int64_t n = static_cast<std::int64_t>(rows.size());
+        if (omp_get_max_threads() == 1) {  // a locked add costs several plain ones
+          for (std::int64_t i = 0; i < n; ++i) ++offsets[part.to_local(static_cast<vertex_t>(rows[i].row)) + 1];
+          return;
+        }
 #pragma omp parallel for schedule(static)
         for (std::int64_t i = 0; i < n; ++i) bump(offsets[part.to_local(static_cast<vertex_t>(rows[i].row)) + 1]);
       });
@@ -126,101 +123,119 @@ Csr1D<Column> build_csr_1d(const EdgeSource& source, const Partition1D& part, co
   // Pass 2: every arc into its row, at the row's cursor.
   csr.columns.resize(offsets[n_local]);
   big_vector<edge_count_t> cursor(offsets.begin(), offsets.end() - 1);
-  Column* columns = csr.columns.data();
-  {
-    ArcPlacer<Column> placer(part, cursor, columns);
-    route_arcs<Arc<Column>>(
-        source, part, comm, round, "build.arcs",
-        [](vertex_t row, vertex_t to) { return Arc<Column>{static_cast<Column>(row), static_cast<Column>(to)}; },
-        [&](std::span<const Arc<Column>> arcs) { placer.place(arcs); });
-  }
-  big_vector<edge_count_t>().swap(cursor);
-
-  // Sort each row and drop its duplicates, block by block in parallel (each block compacted toward
-  // its own start), then slide the blocks together in order.
-  const local_t block = block_rows(n_local);
-  const local_t blocks = (n_local + block - 1) / block;
-  std::vector<edge_count_t> block_kept(blocks, 0);
-  std::vector<edge_count_t> degree(n_local);
-#pragma omp parallel for schedule(dynamic, 1)
-  for (local_t b = 0; b < blocks; ++b) {
-    const local_t first = b * block, last = std::min(n_local, first + block);
-    edge_count_t at = offsets[first];
-    for (local_t r = first; r < last; ++r) {
-      Column* row_begin = columns + offsets[r];
-      Column* row_end = columns + offsets[r + 1];
-      std::sort(row_begin, row_end);
-      const edge_count_t len = std::unique(row_begin, row_end) - row_begin;
-      std::memmove(columns + at, row_begin, len * sizeof(Column));
-      at += len;
-      degree[r] = len;
-    }
-    block_kept[b] = at - offsets[first];
-  }
-  edge_count_t at = 0;
-  for (local_t b = 0; b < blocks; ++b) {
-    const local_t first = b * block;
-    std::memmove(columns + at, columns + offsets[first], block_kept[b] * sizeof(Column));
-    at += block_kept[b];
-  }
-  for (local_t i = 0; i < n_local; ++i) offsets[i + 1] = offsets[i] + degree[i];
-  // The room duplicates took stays reserved: shrinking would copy the rows, doubling the peak.
-  csr.columns.resize(offsets[n_local]);
+  ArcPlacer<Column> placer(part, cursor, csr.columns.data());
+  route_arcs<Arc<Column>>(
+      source, part, comm, round, "build.arcs",
+      [](vertex_t row, vertex_t to) { return Arc<Column>{static_cast<Column>(row), static_cast<Column>(to)}; },
+      [&](std::span<const Arc<Column>> arcs) { placer.place(arcs); });
   return csr;
 }
 
+// Slides the rows together: row r keeps its first kept[r] entries. The room duplicates took stays
+// reserved: shrinking would copy the rows, doubling the peak.
 template <class Column>
-void order_rows_by_degree(Csr1D<Column>& csr, const mpi::Comm& comm, std::int64_t round) {
-  const Partition1D& part = csr.part;
-  const local_t n_local = part.local_count();
-  exchange::OwnerQuery<Column, std::int64_t, Partition1D> query(comm, part);
-  std::vector<std::int64_t> degree;
-  // Rounds cover whole rows: [row, next_row) holds at most `round` entries (or one longer row).
-  // Two consecutive rounds hold more than `round` entries, which bounds the rounds any rank needs.
-  const std::int64_t rounds =
-      comm.allreduce<std::int64_t>(2 * ((csr.local_entries() + round - 1) / round) + 1, mpi::Op::max);
-  local_t row = 0;
-  for (std::int64_t r = 0; r < rounds; ++r) {
-    local_t next_row = row;
-    while (next_row < n_local && (next_row == row || csr.offsets[next_row + 1] - csr.offsets[row] <= round)) {
-      ++next_row;
-    }
-    const edge_count_t first = csr.offsets[row], last = csr.offsets[next_row];
-    degree.resize(last - first);
-    query.ask(std::span<const Column>(csr.columns.data() + first, last - first), degree,
-              [](Column v) { return static_cast<vertex_t>(v); },
-              [&](Column v) { return csr.degree(part.to_local(static_cast<vertex_t>(v))); },
-              [&](local_t i) { __builtin_prefetch(&csr.offsets[i]); });
+void close_up_rows(Csr1D<Column>& csr, const std::vector<edge_count_t>& kept) {
+  const local_t n_local = csr.part.local_count();
+  Column* columns = csr.columns.data();
+  edge_count_t at = 0;
+  for (local_t r = 0; r < n_local; ++r) {
+    if (at != csr.offsets[r]) std::memmove(columns + at, columns + csr.offsets[r], kept[r] * sizeof(Column));
+    csr.offsets[r] = at;
+    at += kept[r];
+  }
+  csr.offsets[n_local] = at;
+  csr.columns.resize(at);
+}
+
+// Each row sorted by id, duplicates dropped.
+template <class Column>
+void sort_rows_by_id(Csr1D<Column>& csr) {
+  const local_t n_local = csr.part.local_count();
+  std::vector<edge_count_t> kept(n_local);
+#pragma omp parallel for schedule(dynamic, 1024)
+  for (local_t r = 0; r < n_local; ++r) {
+    Column* row_begin = csr.columns.data() + csr.offsets[r];
+    Column* row_end = csr.columns.data() + csr.offsets[r + 1];
+    std::sort(row_begin, row_end);
+    kept[r] = std::unique(row_begin, row_end) - row_begin;
+  }
+  close_up_rows(csr, kept);
+}
+
+// Sorts each row by key_of(entry), drops entries whose keys repeat (copies of one neighbour) and
+// records what each row keeps. Integer keys of `bits` bits go by radix in long rows.
+template <class Column, class Key, class KeyOf, class EntryOf>
+void sort_rows_by_key(Csr1D<Column>& csr, std::vector<edge_count_t>& kept, int bits, KeyOf&& key_of,
+                      EntryOf&& entry_of) {
+  const local_t n_local = csr.part.local_count();
 #pragma omp parallel
-    {
-      // Sort keys: higher degree first, then lower id. With 32-bit ids both fit one 64-bit word.
-      using Key = std::conditional_t<sizeof(Column) == 4, std::uint64_t, std::pair<std::int64_t, Column>>;
-      std::vector<Key> keyed;
+  {
+    std::vector<Key> keyed, scratch;
 #pragma omp for schedule(dynamic, 256)
-      for (local_t i = row; i < next_row; ++i) {
-        keyed.clear();
-        for (edge_count_t k = csr.offsets[i]; k < csr.offsets[i + 1]; ++k) {
-          if constexpr (sizeof(Column) == 4) {
-            const std::uint64_t d = std::min<std::uint64_t>(degree[k - first], 0xffffffffULL);
-            keyed.push_back(((0xffffffffULL - d) << 32) | csr.columns[k]);
-          } else {
-            keyed.emplace_back(-degree[k - first], csr.columns[k]);
-          }
-        }
-        std::sort(keyed.begin(), keyed.end());
-        for (std::size_t k = 0; k < keyed.size(); ++k) {
-          if constexpr (sizeof(Column) == 4) csr.columns[csr.offsets[i] + k] = static_cast<Column>(keyed[k]);
-          else csr.columns[csr.offsets[i] + k] = keyed[k].second;
-        }
+    for (local_t i = 0; i < n_local; ++i) {
+      keyed.clear();
+      for (edge_count_t k = csr.offsets[i]; k < csr.offsets[i + 1]; ++k) keyed.push_back(key_of(csr.columns[k]));
+      if constexpr (std::is_integral_v<Key>) sort_keys(keyed, scratch, bits);
+      else std::sort(keyed.begin(), keyed.end());
+      Column* out = csr.columns.data() + csr.offsets[i];
+      edge_count_t len = 0;
+      for (std::size_t k = 0; k < keyed.size(); ++k) {
+        if (k > 0 && keyed[k] == keyed[k - 1]) continue;
+        out[len++] = entry_of(keyed[k]);
       }
+      kept[i] = len;
     }
-    row = next_row;
   }
 }
 
-template Csr1D<std::uint32_t> build_csr_1d(const EdgeSource&, const Partition1D&, const mpi::Comm&, std::int64_t);
-template Csr1D<vertex_t> build_csr_1d(const EdgeSource&, const Partition1D&, const mpi::Comm&, std::int64_t);
-template void order_rows_by_degree(Csr1D<std::uint32_t>&, const mpi::Comm&, std::int64_t);
-template void order_rows_by_degree(Csr1D<vertex_t>&, const mpi::Comm&, std::int64_t);
+// Each row sorted by its neighbours' arc counts (highest first, ties by id), duplicates dropped,
+// in one sort. Every rank first gathers the one-byte code of every vertex's count.
+template <class Column>
+void sort_rows_by_neighbour_degree(Csr1D<Column>& csr, const mpi::Comm& comm) {
+  const Partition1D& part = csr.part;
+  const local_t n_local = part.local_count();
+  std::vector<std::uint8_t> mine(n_local), code(part.num_vertices());
+#pragma omp parallel for schedule(static)
+  for (local_t i = 0; i < n_local; ++i) mine[i] = degree_code(csr.degree(i));
+  std::vector<int> counts(comm.size()), displs(comm.size());
+  for (int r = 0; r < comm.size(); ++r) {
+    counts[r] = static_cast<int>(part.count_of(r));
+    displs[r] = static_cast<int>(part.begin_of(r));
+  }
+  comm.allgatherv<std::uint8_t>(mine, code.data(), counts, displs);
+  std::vector<edge_count_t> kept(n_local);
+  // The code above the id in one word (the narrowest that holds both), or a pair past 56-bit ids.
+  const int id_bits = std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(part.num_vertices() - 1))));
+  auto by_word = [&]<class Word>(Word) {
+    sort_rows_by_key<Column, Word>(
+        csr, kept, id_bits + 8, [&](Column v) { return static_cast<Word>((Word{255u - code[v]} << id_bits) | v); },
+        [id_bits](Word key) { return static_cast<Column>(key & ((Word{1} << id_bits) - 1)); });
+  };
+  if (id_bits + 8 <= 32) {
+    by_word(std::uint32_t{});
+  } else if (id_bits <= 56) {
+    by_word(std::uint64_t{});
+  } else {
+    using Pair = std::pair<std::uint8_t, Column>;
+    sort_rows_by_key<Column, Pair>(
+        csr, kept, 0, [&](Column v) { return Pair(255 - code[v], v); }, [](const Pair& key) { return key.second; });
+  }
+  close_up_rows(csr, kept);
+}
+
+}  // namespace
+
+template <class Column>
+Csr1D<Column> build_csr_1d(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
+                           RowOrder order, std::int64_t round) {
+  Csr1D<Column> csr = place_arcs<Column>(source, part, comm, round);
+  if (order == RowOrder::by_neighbour_degree) sort_rows_by_neighbour_degree(csr, comm);
+  else sort_rows_by_id(csr);
+  return csr;
+}
+
+template Csr1D<std::uint32_t> build_csr_1d(const EdgeSource&, const Partition1D&, const mpi::Comm&, RowOrder,
+                                           std::int64_t);
+template Csr1D<vertex_t> build_csr_1d(const EdgeSource&, const Partition1D&, const mpi::Comm&, RowOrder, std::int64_t);
 
 }  // namespace g500

@@ -29,12 +29,23 @@ struct Csr1D {
   edge_count_t local_entries() const { return offsets.back(); }
 };
 
+// How each row's neighbours are ordered.
+enum class RowOrder {
+  by_id,
+  // Highest arc count first (the degree with duplicate tuples counted; ties by id). A bottom-up
+  // step stops at the first neighbour in the frontier, and the frontier fills with high-degree
+  // vertices first, so this cuts the entries it examines. The counts are asked of their owners.
+  by_neighbour_degree,
+};
+
 // Collective. Two passes over the source, in rounds of at most `round` tuples per rank: the first
 // counts each row's arcs at its owner, the second sends the arcs and writes each straight into its
-// row, so the largest thing held besides the rows themselves is one round's buffers.
+// row, so the largest thing held besides the rows themselves is one round's buffers. Then one sort
+// per row puts it in `order` and drops duplicates. The result does not depend on rank or thread
+// counts.
 template <class Column>
 Csr1D<Column> build_csr_1d(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
-                           std::int64_t round = exchange::kBuildRound);
+                           RowOrder order = RowOrder::by_id, std::int64_t round = exchange::kBuildRound);
 
 // Peak bytes per rank while build_csr_1d runs, for the engines' memory estimates: the rows (with
 // the room duplicates took), offsets, cursors and degrees, and one round's buffers (its tuples; its
@@ -44,12 +55,5 @@ inline double csr_1d_build_bytes(double vertices, double tuples, int ranks, doub
   const double round = m_local < exchange::kBuildRound ? m_local : static_cast<double>(exchange::kBuildRound);
   return id_bytes * 2 * m_local + 3 * 8 * n_local + 16 * round + 4 * 2 * 2 * id_bytes * round;
 }
-
-// Reorders every row by the degree of its neighbours, highest first (ties by id), asking the owners
-// for the degrees in rounds of at most `round` entries. A bottom-up step stops at the first
-// neighbour in the frontier, and the frontier fills with high-degree vertices first, so this cuts
-// the entries it examines. Collective; the result does not depend on rank or thread counts.
-template <class Column>
-void order_rows_by_degree(Csr1D<Column>& csr, const mpi::Comm& comm, std::int64_t round = exchange::kBuildRound);
 
 }  // namespace g500

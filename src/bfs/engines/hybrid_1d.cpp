@@ -19,7 +19,8 @@ std::int64_t hybrid_1d_memory_bytes(const GraphShape& shape, const BfsOptions& o
   const double id = id_bytes(options, shape.vertices);
   const double n_local = shape.vertices / shape.ranks + 64, m_local = shape.tuples / shape.ranks + 1;
   double bytes = csr_1d_build_bytes(shape.vertices, shape.tuples, shape.ranks, id);
-  bytes += (8 + 16 + 8 + 8) * std::min(2 * m_local, static_cast<double>(exchange::kBuildRound));  // degree queries
+  // rows by neighbour degree: a code per vertex (all N, and the local ones), keys and scratch of a long row
+  bytes += shape.vertices + n_local + 2 * 8 * std::min(2 * m_local, static_cast<double>(exchange::kBuildRound));
   bytes += 3 * n_local / 8 + shape.vertices / 8 + shape.vertices / 512;  // bitmaps, gathered frontier, summary
   bytes += 2 * 8 * n_local;                                 // frontier queues
   // top-down offers (buckets, sent, received): one round, plus room for a hub's row that ends it
@@ -35,8 +36,7 @@ Hybrid1D<Column>::Hybrid1D(const EngineContext& context)
 
 template <class Column>
 void Hybrid1D<Column>::build(const EdgeSource& source) {
-  csr_ = build_csr_1d<Column>(source, part_, comm_);
-  order_rows_by_degree(csr_, comm_);
+  csr_ = build_csr_1d<Column>(source, part_, comm_, RowOrder::by_neighbour_degree);
   global_entries_ = comm_.allreduce<edge_count_t>(csr_.local_entries(), mpi::Op::sum);
   visited_ = Bitmap(part_.local_count());
   // Vertices without neighbours can never join a tree: starting each search with them marked as
