@@ -13,13 +13,6 @@ constexpr std::uint64_t kRowOne = threshold(kA + kB);
 constexpr std::uint64_t kColOneTop = threshold(kA / (kA + kB));
 constexpr std::uint64_t kColOneBottom = threshold(kC / (kC + kD));
 
-std::uint64_t reverse_bits(std::uint64_t x) {
-  x = ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1);
-  x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2);
-  x = ((x >> 4) & 0x0f0f0f0f0f0f0f0fULL) | ((x & 0x0f0f0f0f0f0f0f0fULL) << 4);
-  return __builtin_bswap64(x);
-}
-
 }  // namespace
 
 VertexScrambler::VertexScrambler(int scale, std::uint64_t seed)
@@ -30,18 +23,6 @@ VertexScrambler::VertexScrambler(int scale, std::uint64_t seed)
     mul_[k] = CounterRng::at(s, 2 * k) | 1;  // odd: a bijection modulo 2^SCALE
     add_[k] = CounterRng::at(s, 2 * k + 1);
   }
-}
-
-vertex_t VertexScrambler::operator()(vertex_t v) const {
-  // Each step is a bijection of [0, 2^SCALE): affine maps with odd multipliers, a bit reversal
-  // (moves high bits, where Kronecker structure lives, to low bits), and an xorshift.
-  std::uint64_t x = static_cast<std::uint64_t>(v);
-  x = (x * mul_[0] + add_[0]) & mask_;
-  x = reverse_bits(x) >> (64 - scale_);
-  x = (x * mul_[1] + add_[1]) & mask_;
-  x ^= x >> ((scale_ + 1) / 2);
-  x = (x * mul_[2] + add_[2]) & mask_;
-  return static_cast<vertex_t>(x);
 }
 
 KroneckerGenerator::KroneckerGenerator(int scale, int edgefactor, std::uint64_t seed)
@@ -80,9 +61,14 @@ void KroneckerGenerator::edges(std::int64_t first, std::span<Edge> out) const {
         v[l] = (v[l] << 1) | col;
       }
     }
+#pragma omp simd
+    for (int l = 0; l < kLanes; ++l) {
+      u[l] = static_cast<std::uint64_t>(scramble_(static_cast<vertex_t>(u[l])));
+      v[l] = static_cast<std::uint64_t>(scramble_(static_cast<vertex_t>(v[l])));
+    }
     for (int l = 0; l < kLanes; ++l) {
       const std::int64_t i = b * kLanes + l;
-      if (i < n) out[i] = {scramble_(static_cast<vertex_t>(u[l])), scramble_(static_cast<vertex_t>(v[l]))};
+      if (i < n) out[i] = {static_cast<vertex_t>(u[l]), static_cast<vertex_t>(v[l])};
     }
   }
 }

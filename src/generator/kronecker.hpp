@@ -13,9 +13,27 @@ namespace g500 {
 class VertexScrambler {
  public:
   VertexScrambler(int scale, std::uint64_t seed);
-  vertex_t operator()(vertex_t v) const;
+  // Inline, so that the generator runs it in vector lanes.
+  vertex_t operator()(vertex_t v) const {
+    // Each step is a bijection of [0, 2^SCALE): affine maps with odd multipliers, a bit reversal
+    // (moves high bits, where Kronecker structure lives, to low bits), and an xorshift.
+    std::uint64_t x = static_cast<std::uint64_t>(v);
+    x = (x * mul_[0] + add_[0]) & mask_;
+    x = reverse_bits(x) >> (64 - scale_);
+    x = (x * mul_[1] + add_[1]) & mask_;
+    x ^= x >> ((scale_ + 1) / 2);
+    x = (x * mul_[2] + add_[2]) & mask_;
+    return static_cast<vertex_t>(x);
+  }
 
  private:
+  static std::uint64_t reverse_bits(std::uint64_t x) {
+    x = ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1);
+    x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2);
+    x = ((x >> 4) & 0x0f0f0f0f0f0f0f0fULL) | ((x & 0x0f0f0f0f0f0f0f0fULL) << 4);
+    return __builtin_bswap64(x);
+  }
+
   int scale_;
   std::uint64_t mask_;
   std::uint64_t mul_[3];
