@@ -24,7 +24,8 @@ Edges decode(const std::vector<std::uint8_t>& buffer, FoldCompression mode, int 
              std::uint64_t v_limit) {
   Edges got;
   for (auto packet : split_fold_packets(buffer))
-    decode_fold_packet(packet, mode, width, u_limit, v_limit, [&](std::uint64_t u, std::uint64_t v) { got.emplace_back(u, v); });
+    decode_fold_packet(packet, mode, width, u_limit, v_limit,
+                       [&](std::uint64_t u, std::uint64_t v) { got.emplace_back(u, v); });
   return got;
 }
 

@@ -1,0 +1,206 @@
+#pragma once
+// Kernel 1's building blocks, for any layout of rows: arcs routed to the rank that stores their row
+// (two passes over the edge source: counts, then the arcs themselves), rows sorted and cleared of
+// duplicates, rows slid together. A layout supplies where an arc goes (dest_of(row, to): a rank)
+// and which local row a global row id is (row_index(row)).
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <span>
+#include <type_traits>
+#include <vector>
+
+#include "core/big_vector.hpp"
+#include "core/radix_sort.hpp"
+#include "core/types.hpp"
+#include "graph/arc_routing.hpp"
+#include "mpi/comm.hpp"
+
+namespace g500::rows {
+
+template <class Column>
+struct Arc {
+  Column row;  // a global id whose row the receiving rank holds
+  Column to;
+};
+
+// The first pass needs only the row of each arc.
+template <class Column>
+struct RowOf {
+  Column row;
+};
+
+inline void bump(edge_count_t& counter) {
+  std::atomic_ref<edge_count_t>(counter).fetch_add(1, std::memory_order_relaxed);
+}
+
+// Writes a round's arcs into their rows at the rows' cursors. The arcs are first grouped by block of
+// rows (a counting sort), so that one thread fills each block while its rows sit in cache; no
+// atomics are needed.
+template <class Column, class RowIndex>
+class ArcPlacer {
+ public:
+  ArcPlacer(const RowIndex& row_index, local_t rows, big_vector<edge_count_t>& cursor, Column* columns)
+      : row_index_(row_index), cursor_(cursor), columns_(columns) {
+    while ((rows >> shift_) > 4096) ++shift_;  // at most ~4096 blocks of >= 8192 rows
+    blocks_ = static_cast<int>((rows >> shift_) + 1);
+  }
+
+  void place(std::span<const Arc<Column>> arcs) {
+    const std::int64_t n = static_cast<std::int64_t>(arcs.size());
+    sorted_.resize(n);
+    const int threads = omp_get_max_threads();
+    counts_.assign(static_cast<std::size_t>(threads) * blocks_, 0);
+#pragma omp parallel num_threads(threads)
+    {
+      // Split by the team actually granted; counts_ has room for the one asked for.
+      const int t = omp_get_thread_num(), team = omp_get_num_threads();
+      const std::int64_t first = n * t / team, last = n * (t + 1) / team;
+      std::int64_t* mine = counts_.data() + static_cast<std::size_t>(t) * blocks_;
+      for (std::int64_t i = first; i < last; ++i) ++mine[block_of(arcs[i])];
+#pragma omp barrier
+#pragma omp single
+      {
+        std::int64_t at = 0;
+        block_start_.assign(blocks_ + 1, 0);
+        for (int b = 0; b < blocks_; ++b) {
+          block_start_[b] = at;
+          for (int u = 0; u < team; ++u) {
+            std::int64_t& c = counts_[static_cast<std::size_t>(u) * blocks_ + b];
+            const std::int64_t here = c;
+            c = at;
+            at += here;
+          }
+        }
+        block_start_[blocks_] = at;
+      }
+      for (std::int64_t i = first; i < last; ++i) sorted_[mine[block_of(arcs[i])]++] = arcs[i];
+#pragma omp barrier
+#pragma omp for schedule(dynamic, 4)
+      for (int b = 0; b < blocks_; ++b) {
+        for (std::int64_t i = block_start_[b]; i < block_start_[b + 1]; ++i) {
+          const local_t row = row_index_(static_cast<vertex_t>(sorted_[i].row));
+          columns_[cursor_[row]++] = sorted_[i].to;
+        }
+      }
+    }
+  }
+
+ private:
+  int block_of(const Arc<Column>& a) const {
+    return static_cast<int>(row_index_(static_cast<vertex_t>(a.row)) >> shift_);
+  }
+
+  const RowIndex& row_index_;
+  big_vector<edge_count_t>& cursor_;
+  Column* columns_;
+  int shift_ = 13;
+  int blocks_ = 1;
+  std::vector<Arc<Column>> sorted_;
+  std::vector<std::int64_t> counts_;
+  std::vector<std::int64_t> block_start_;
+};
+
+// The rows of one rank as kernel 1 fills them.
+template <class Column>
+struct Rows {
+  big_vector<edge_count_t> offsets;  // rows + 1 entries
+  big_vector<Column> columns;
+};
+
+// Passes 1 and 2: every arc (row, to) of the source in its row at rank dest_of(row, to), rows
+// unsorted, duplicates still in. Collective.
+template <class Column, class DestOf, class RowIndex>
+Rows<Column> place_arcs(const EdgeSource& source, const mpi::Comm& comm, std::int64_t round, local_t n_rows,
+                        DestOf&& dest_of, const RowIndex& row_index) {
+  Rows<Column> out{big_vector<edge_count_t>(n_rows + 1, 0), {}};
+  big_vector<edge_count_t>& offsets = out.offsets;
+
+  // Pass 1: arcs per row.
+  route_arcs_to<RowOf<Column>>(
+      source, comm, round, "build.degree_rows", dest_of,
+      [](vertex_t row, vertex_t) { return RowOf<Column>{static_cast<Column>(row)}; },
+      [&](std::span<const RowOf<Column>> arcs) {
+        const std::int64_t n = static_cast<std::int64_t>(arcs.size());
+        if (omp_get_max_threads() == 1) {  // a locked add costs several plain ones
+          for (std::int64_t i = 0; i < n; ++i) ++offsets[row_index(static_cast<vertex_t>(arcs[i].row)) + 1];
+          return;
+        }
+#pragma omp parallel for schedule(static)
+        for (std::int64_t i = 0; i < n; ++i) bump(offsets[row_index(static_cast<vertex_t>(arcs[i].row)) + 1]);
+      });
+  for (local_t i = 0; i < n_rows; ++i) offsets[i + 1] += offsets[i];
+
+  // Pass 2: every arc into its row, at the row's cursor.
+  out.columns.resize(offsets[n_rows]);
+  big_vector<edge_count_t> cursor(offsets.begin(), offsets.end() - 1);
+  ArcPlacer<Column, RowIndex> placer(row_index, n_rows, cursor, out.columns.data());
+  route_arcs_to<Arc<Column>>(
+      source, comm, round, "build.arcs", dest_of,
+      [](vertex_t row, vertex_t to) { return Arc<Column>{static_cast<Column>(row), static_cast<Column>(to)}; },
+      [&](std::span<const Arc<Column>> arcs) { placer.place(arcs); });
+  return out;
+}
+
+// Slides the rows together: row r keeps its first kept[r] entries. The room duplicates took stays
+// reserved: shrinking would copy the rows, doubling the peak.
+template <class Column>
+void close_up_rows(big_vector<edge_count_t>& offsets, big_vector<Column>& columns,
+                   const std::vector<edge_count_t>& kept) {
+  const local_t n_rows = static_cast<local_t>(offsets.size()) - 1;
+  edge_count_t at = 0;
+  for (local_t r = 0; r < n_rows; ++r) {
+    if (at != offsets[r]) std::memmove(columns.data() + at, columns.data() + offsets[r], kept[r] * sizeof(Column));
+    offsets[r] = at;
+    at += kept[r];
+  }
+  offsets[n_rows] = at;
+  columns.resize(at);
+}
+
+// Sorts each row by key_of(entry), drops entries whose keys repeat (copies of one neighbour) and
+// slides the rows together. Integer keys of `bits` bits go by radix in long rows.
+template <class Column, class Key, class KeyOf, class EntryOf>
+void sort_rows_by_key(big_vector<edge_count_t>& offsets, big_vector<Column>& columns, int bits, KeyOf&& key_of,
+                      EntryOf&& entry_of) {
+  const local_t n_rows = static_cast<local_t>(offsets.size()) - 1;
+  std::vector<edge_count_t> kept(n_rows);
+#pragma omp parallel
+  {
+    std::vector<Key> keyed, scratch;
+#pragma omp for schedule(dynamic, 256)
+    for (local_t i = 0; i < n_rows; ++i) {
+      keyed.clear();
+      for (edge_count_t k = offsets[i]; k < offsets[i + 1]; ++k) keyed.push_back(key_of(columns[k]));
+      if constexpr (std::is_integral_v<Key>) sort_keys(keyed, scratch, bits);
+      else std::sort(keyed.begin(), keyed.end());
+      Column* out = columns.data() + offsets[i];
+      edge_count_t len = 0;
+      for (std::size_t k = 0; k < keyed.size(); ++k) {
+        if (k > 0 && keyed[k] == keyed[k - 1]) continue;
+        out[len++] = entry_of(keyed[k]);
+      }
+      kept[i] = len;
+    }
+  }
+  close_up_rows(offsets, columns, kept);
+}
+
+// Each row sorted by value, duplicates dropped.
+template <class Column>
+void sort_rows_by_id(big_vector<edge_count_t>& offsets, big_vector<Column>& columns) {
+  const local_t n_rows = static_cast<local_t>(offsets.size()) - 1;
+  std::vector<edge_count_t> kept(n_rows);
+#pragma omp parallel for schedule(dynamic, 1024)
+  for (local_t r = 0; r < n_rows; ++r) {
+    Column* row_begin = columns.data() + offsets[r];
+    Column* row_end = columns.data() + offsets[r + 1];
+    std::sort(row_begin, row_end);
+    kept[r] = std::unique(row_begin, row_end) - row_begin;
+  }
+  close_up_rows(offsets, columns, kept);
+}
+
+}  // namespace g500::rows
