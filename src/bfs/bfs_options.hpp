@@ -34,6 +34,14 @@ struct DeviceOptions {
   Staging staging = Staging::automatic;
 };
 
+// 2D engines (group "grid"): the process grid, the fold's wire format and vertex sorting (paper 004).
+enum class FoldFormat { vlq, none };
+struct GridOptions {
+  std::string grid = "auto";  // "RxC", or the most square grid of the rank count
+  FoldFormat compress = FoldFormat::vlq;
+  bool sort_vertices = true;
+};
+
 // The width of stored vertex ids (group "ids"): 32-bit whenever N <= 2^32 unless told otherwise.
 enum class IdWidth { automatic, bits32, bits64 };
 
@@ -43,6 +51,7 @@ struct BfsOptions {
   BottomUpOptions bottom_up;
   CoalescingOptions coalescing;
   DeviceOptions device;
+  GridOptions grid;
   IdWidth ids = IdWidth::automatic;
   // Items per exchange round within a search step; 0 takes the engine's default. Not an option
   // of the command line: tests set it small so that steps take many rounds.

@@ -4,6 +4,7 @@
 // the parents of the vertices of this rank's block of the common 1D partition, which is what the
 // validator reads. Engines are made through the registry (bfs/registry.hpp).
 #include <span>
+#include <string>
 
 #include "bfs/bfs_options.hpp"
 #include "bfs/level_profile.hpp"
@@ -30,6 +31,9 @@ class BfsEngine {
   // Kernel 2: parents[i] = parent of global vertex part.to_global(i) (root -> root, unreached ->
   // -1). Appends one record per level to `profile` when it is not null. Collective.
   virtual void search(vertex_t root, std::span<vertex_t> parents, SearchProfile* profile) = 0;
+  // How the engine laid the graph out, for the report when it is not the 1D blocks (a 2D grid's
+  // shape, for example); empty otherwise.
+  virtual std::string layout() const { return {}; }
 };
 
 }  // namespace g500

@@ -21,6 +21,11 @@ std::int64_t hybrid_1d_memory_bytes(const GraphShape& shape, const BfsOptions& o
 std::unique_ptr<BfsEngine> make_top_down_1d(const EngineContext& context);
 std::int64_t top_down_1d_memory_bytes(const GraphShape& shape, const BfsOptions& options);
 
+// The 2D grid engines (bfs/engines/grid_2d.cpp): top-down only, and direction-optimizing.
+std::unique_ptr<BfsEngine> make_top_down_2d(const EngineContext& context);
+std::unique_ptr<BfsEngine> make_hybrid_2d(const EngineContext& context);
+std::int64_t grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& options);
+
 // Built when Thrust was found (G500_HAVE_SORT_UNIQUE); the device half is linked in separately,
 // for the CPU (g500) or CUDA (g500-cuda).
 std::unique_ptr<BfsEngine> make_sort_unique(const EngineContext& context);

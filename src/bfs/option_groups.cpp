@@ -100,4 +100,27 @@ const OptionGroup kDeviceGroup = {
     },
 };
 
+const OptionGroup kGridGroup = {
+    "grid",
+    [](CLI::App& app, BfsOptions& o) {
+      app.add_option("--grid", o.grid.grid, "2D process grid RxC (R*C = ranks), or auto: the most square")
+          ->capture_default_str()->group("2D engines");
+      const std::map<std::string, FoldFormat> formats = {{"vlq", FoldFormat::vlq}, {"none", FoldFormat::none}};
+      app.add_option("--compress", o.grid.compress,
+                     "fold wire format: vlq (delta + variable-length quantities) or none (fixed-width ids)")
+          ->transform(CLI::CheckedTransformer(formats))->default_str("vlq")->group("2D engines");
+      const std::map<std::string, bool> on_off = {{"on", true}, {"off", false}};
+      app.add_option("--sort-vertices", o.grid.sort_vertices,
+                     "renumber each block's vertices by decreasing degree for the visited bitmap (on|off)")
+          ->transform(CLI::CheckedTransformer(on_off))->default_str("on")->group("2D engines");
+    },
+    // The grid is checked against the rank count when the engine is made (bfs/engines/grid_2d.cpp).
+    [](const BfsOptions&) {},
+    [](const BfsOptions& o, nlohmann::json& out) {
+      out["grid"] = o.grid.grid;
+      out["compress"] = o.grid.compress == FoldFormat::vlq ? "vlq" : "none";
+      out["sort_vertices"] = o.grid.sort_vertices;
+    },
+};
+
 }  // namespace g500

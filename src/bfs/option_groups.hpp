@@ -24,5 +24,6 @@ extern const OptionGroup kBottomUpGroup;
 extern const OptionGroup kIdsGroup;
 extern const OptionGroup kCoalescingGroup;
 extern const OptionGroup kDeviceGroup;
+extern const OptionGroup kGridGroup;
 
 }  // namespace g500

@@ -12,6 +12,15 @@ const std::vector<EngineSpec>& engine_table() {
        "level-synchronous top-down BFS with asynchronous, coalesced point-to-point queries, one thread per rank "
        "(the reference code's; paper 001)",
        &make_top_down_1d, &top_down_1d_memory_bytes, mpi::ThreadLevel::funneled, {&kCoalescingGroup, &kIdsGroup}},
+      {"top-down-2d",
+       "level-synchronous top-down BFS on an R x C process grid: frontier expand in the column, compressed fold "
+       "in the row, overlapped (paper 004)",
+       &make_top_down_2d, &grid_2d_memory_bytes, mpi::ThreadLevel::funneled, {&kGridGroup, &kIdsGroup}},
+      {"hybrid-2d",
+       "direction-optimizing BFS on an R x C process grid: top-down as top-down-2d, bottom-up in R sub-steps "
+       "around the column (Beamer et al., IPDPSW 2013)",
+       &make_hybrid_2d, &grid_2d_memory_bytes, mpi::ThreadLevel::funneled,
+       {&kDirectionGroup, &kGridGroup, &kIdsGroup}},
 #ifdef G500_HAVE_SORT_UNIQUE
       {"sort-unique",
        "GPU-style top-down BFS: frontier expanded by prefix sum and binary search, sort + unique, exchange by owner "

@@ -91,6 +91,8 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
     engine = spec.make(EngineContext{comm, *part, options.bfs});
     engine->build(source);
   });
+  run.layout = engine->layout();
+  if (!run.layout.empty()) progress.say("kernel 1: the graph is laid out on a %s", run.layout.c_str());
   traffic.construction = mpi::traffic().snapshot().since(before_build);
   run.peak_memory_after_construction = comm.allgather(peak_resident_bytes());
 

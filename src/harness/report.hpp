@@ -36,6 +36,7 @@ struct RunRecord {
   std::vector<RootRecord> roots;
   bool validated = true;  // false when --skip-validation
   std::string edge_source;  // where the tuples came from
+  std::string layout;       // the engine's own layout when not the 1D blocks (a 2D grid's shape)
   TrafficSummary traffic;
   std::int64_t memory_estimate_per_rank = 0;  // what the memory check assumed
   std::vector<std::int64_t> peak_memory;      // each rank's resident high-water mark at the end

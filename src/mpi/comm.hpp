@@ -106,6 +106,14 @@ class Comm {
     MPI_Allreduce(MPI_IN_PLACE, values.data(), detail::checked_count(values.size()),
                   detail::arithmetic_type<T>(), detail::to_mpi(op), comm_);
   }
+  // Element-wise reduction of every rank's `values`, of which rank r gets counts[r] elements
+  // (in rank order) in `mine`. Counted as a reduction: the values go out once, a part comes back.
+  template <class T>
+  void reduce_scatter(std::span<const T> values, std::span<T> mine, const std::vector<int>& counts, Op op) const {
+    count_reduction(values.size_bytes());
+    MPI_Reduce_scatter(values.data(), mine.data(), counts.data(), detail::arithmetic_type<T>(), detail::to_mpi(op),
+                       comm_);
+  }
   template <class T>
   void broadcast(std::span<T> values, int root) const {
     count_broadcast(values.size_bytes(), root);
@@ -176,6 +184,18 @@ class Comm {
     const std::vector<int> recv_displs = displacements(recv_counts);
     MPI_Alltoallv(send, send_counts.data(), send_displs.data(), detail::bytes_type<T>(), recv, recv_counts.data(),
                   recv_displs.data(), detail::bytes_type<T>(), comm_);
+  }
+
+  // alltoallv_raw, non-blocking: `req` completes it. The buffers and all four vectors must outlive
+  // req. Counted when posted.
+  template <class T>
+  void ialltoallv_raw(const T* send, const std::vector<int>& send_counts, const std::vector<int>& send_displs, T* recv,
+                      const std::vector<int>& recv_counts, const std::vector<int>& recv_displs, Request& req) const {
+    static_assert(std::is_trivially_copyable_v<T>);
+    req = Request();
+    count_alltoallv(send_counts, recv_counts, sizeof(T));
+    MPI_Ialltoallv(send, send_counts.data(), send_displs.data(), detail::bytes_type<T>(), recv, recv_counts.data(),
+                   recv_displs.data(), detail::bytes_type<T>(), comm_, &req.req_);
   }
 
   // `text` as held by rank `root`, on every rank.

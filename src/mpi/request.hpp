@@ -1,5 +1,5 @@
 #pragma once
-// A pending non-blocking send or receive, made by Comm::isend / Comm::irecv (mpi/comm.hpp). A
+// A pending non-blocking operation, made by Comm::isend, irecv_any or ialltoallv_raw (mpi/comm.hpp). A
 // receive's bytes are counted as traffic when test() or wait() sees it complete; a send's when it
 // is posted. One owner, never copied; a request still pending when destroyed is waited for (a
 // send) or cancelled (a receive), so no buffer is freed under MPI.

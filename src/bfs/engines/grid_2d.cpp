@@ -1,0 +1,419 @@
+#include "bfs/engines/grid_2d.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+#include "bfs/direction_policy.hpp"
+#include "bfs/engine_factories.hpp"
+#include "bfs/id_width.hpp"
+#include "core/timer.hpp"
+#include "exchange/owner_buckets.hpp"
+#include "exchange/rounds.hpp"
+
+namespace g500 {
+namespace {
+
+// Bytes of one fold packet: small enough that a round splits into many, for the receiving threads.
+constexpr std::size_t kPacketBytes = std::size_t{1} << 14;
+
+template <class Column>
+struct FoundParent {
+  Column vertex;  // index in the owner's block
+  Column parent;  // global id
+};
+
+template <template <class> class Engine>
+std::unique_ptr<BfsEngine> make_grid_engine(const EngineContext& context, bool direction_optimizing) {
+  if (use_32_bit_ids(context.options.ids, context.part.num_vertices())) {
+    return std::make_unique<Engine<std::uint32_t>>(context, direction_optimizing);
+  }
+  return std::make_unique<Engine<vertex_t>>(context, direction_optimizing);
+}
+
+}  // namespace
+
+std::unique_ptr<BfsEngine> make_top_down_2d(const EngineContext& context) {
+  return make_grid_engine<Grid2D>(context, false);
+}
+std::unique_ptr<BfsEngine> make_hybrid_2d(const EngineContext& context) {
+  return make_grid_engine<Grid2D>(context, true);
+}
+
+std::int64_t grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
+  const double id = id_bytes(options, shape.vertices);
+  // The grid is checked when the engine is made; a bad one here takes the square estimate.
+  GridShape grid = default_grid(shape.ranks);
+  try {
+    grid = parse_grid(options.grid.grid, shape.ranks);
+  } catch (const UserError&) {
+  }
+  const double n_local = shape.vertices / shape.ranks + 64, n_row = shape.vertices / grid.rows + 64 * grid.cols;
+  const double n_col = shape.vertices / grid.cols + 64 * grid.rows;
+  double bytes = csr_2d_build_bytes(shape.vertices, shape.tuples, grid, id);
+  bytes += 3 * n_local / 8 + n_col / 8 + n_row / 8;  // visited (two orders), next; column and row frontiers
+  bytes += id * n_row;                              // hybrid: the vertex of each W position
+  bytes += 2 * 2 * 20.0 * static_cast<double>(exchange::kTopDownRound);  // fold: two slots, sent and received
+  return static_cast<std::int64_t>(std::min(bytes, 9.0e18));
+}
+
+template <class Column>
+Grid2D<Column>::Grid2D(const EngineContext& context, bool direction_optimizing)
+    : options_(context.options), comm_(context.comm), part_(context.part),
+      grid_(context.part, parse_grid(context.options.grid.grid, context.comm.size())),
+      row_comm_(context.comm.split(grid_.row(), grid_.col())),
+      col_comm_(context.comm.split(grid_.col(), grid_.row())),
+      direction_optimizing_(direction_optimizing),
+      compression_(options_.grid.compress == FoldFormat::vlq ? exchange::FoldCompression::vlq
+                                                              : exchange::FoldCompression::none) {
+  const GridShape g = grid_.grid();
+  const int first_block = grid_.col() * g.rows;
+  for (int i = 0; i < g.rows; ++i) {
+    const int b = first_block + i;
+    col_word_counts_.push_back(static_cast<int>(part_.first_word(b + 1) - part_.first_word(b)));
+    col_word_displs_.push_back(static_cast<int>(part_.first_word(b) - part_.first_word(first_block)));
+  }
+  for (int c = 0; c < g.cols; ++c) {
+    const int b = grid_.block_in_row(c);
+    row_word_counts_.push_back(static_cast<int>(part_.first_word(b + 1) - part_.first_word(b)));
+    row_word_displs_.push_back(static_cast<int>(grid_.w_begin(c) / kWordBits));  // blocks are whole words
+  }
+}
+
+template <class Column>
+std::string Grid2D<Column>::layout() const {
+  char text[64];
+  std::snprintf(text, sizeof text, "%dx%d process grid", grid_.grid().rows, grid_.grid().cols);
+  return text;
+}
+
+template <class Column>
+void Grid2D<Column>::build(const EdgeSource& source) {
+  csr_ = build_csr_2d<Column>(source, grid_, comm_, row_comm_, col_comm_, options_.grid.sort_vertices);
+  global_entries_ = comm_.allreduce<edge_count_t>(csr_.local_entries(), mpi::Op::sum);
+  const local_t n_local = part_.local_count();
+  visited_ = Bitmap(n_local);
+  visited_local_ = Bitmap(n_local);
+  next_ = Bitmap(n_local);
+  column_frontier_ = Bitmap(grid_.col_count(grid_.col()));
+  if (direction_optimizing_) {
+    row_frontier_ = Bitmap(grid_.w_count());
+    // The vertex behind each W position, for the parents a bottom-up step finds.
+    w_to_global_.resize(grid_.w_count());
+    std::vector<Column> locals(csr_.sorted_to_local.begin(), csr_.sorted_to_local.end());
+    if (locals.empty()) {
+      locals.resize(n_local);
+      for (local_t i = 0; i < n_local; ++i) locals[i] = static_cast<Column>(i);
+    }
+    std::vector<int> counts, displs;
+    for (int c = 0; c < grid_.grid().cols; ++c) {
+      counts.push_back(static_cast<int>(part_.count_of(grid_.block_in_row(c))));
+      displs.push_back(static_cast<int>(grid_.w_begin(c)));
+    }
+    std::vector<Column> w_local(grid_.w_count());
+    row_comm_.allgatherv<Column>(locals, w_local.data(), counts, displs);
+    for (int c = 0; c < grid_.grid().cols; ++c) {
+      const vertex_t base = part_.begin_of(grid_.block_in_row(c));
+      for (vertex_t w = grid_.w_begin(c); w < grid_.w_begin(c) + counts[c]; ++w) w_to_global_[w] = base + w_local[w];
+    }
+  }
+  thread_out_.assign(omp_get_max_threads(), std::vector<std::vector<std::uint8_t>>(grid_.grid().cols));
+}
+
+template <class Column>
+void Grid2D<Column>::claim(local_t sorted, vertex_t parent, std::span<vertex_t> parents, StepCounts& counts) {
+  if (!visited_.set_atomic(sorted)) return;
+  const local_t local = csr_.to_local(sorted);
+  visited_local_.set_atomic(local);
+  parents[local] = parent;
+  next_.set_atomic(local);
+  ++counts.discovered;
+  counts.discovered_edges += csr_.degree[local];
+}
+
+template <class Column>
+void Grid2D<Column>::expand() {
+  col_comm_.allgatherv<word_t>({next_.data(), static_cast<std::size_t>(next_.num_words())}, column_frontier_.data(),
+                               col_word_counts_, col_word_displs_);
+  next_.clear();
+}
+
+template <class Column>
+void Grid2D<Column>::encode_piece(local_t first, local_t last, int slot, std::span<vertex_t> parents,
+                                  StepCounts& counts) {
+  const int cols = grid_.grid().cols, me = grid_.col();
+  const vertex_t u_base = grid_.col_begin(me);
+  const std::int64_t first_word = first / kWordBits, last_word = (last + kWordBits - 1) / kWordBits;
+  for (auto& per_column : thread_out_)
+    for (auto& out : per_column) out.clear();
+  std::int64_t sent = 0;
+#pragma omp parallel reduction(+ : sent)
+  {
+    std::vector<std::vector<std::uint8_t>>& out = thread_out_[omp_get_thread_num()];
+    std::vector<exchange::FoldEncoder> encoders(cols,
+                                                exchange::FoldEncoder(compression_, sizeof(Column), kPacketBytes));
+    StepCounts mine;
+#pragma omp for schedule(dynamic, 64) nowait
+    for (std::int64_t w = first_word; w < last_word; ++w) {
+      for (word_t bits = column_frontier_.word(w); bits; bits &= bits - 1) {
+        const local_t u = w * kWordBits + __builtin_ctzll(bits);
+        if (u < first || u >= last) continue;
+        mine.edges_examined += csr_.row_length(u);
+        int c = 0;  // entries rise, and so do their columns
+        for (const Column* it = csr_.begin(u); it != csr_.end(u); ++it) {
+          const vertex_t pos = static_cast<vertex_t>(*it);
+          while (c + 1 < cols && pos >= grid_.w_begin(c + 1)) ++c;
+          const vertex_t index = pos - grid_.w_begin(c);
+          if (c == me) {
+            claim(index, u_base + u, parents, mine);
+          } else {
+            encoders[c].add(static_cast<std::uint64_t>(u), static_cast<std::uint64_t>(index), out[c]);
+            ++sent;
+          }
+        }
+      }
+    }
+    for (int c = 0; c < cols; ++c) encoders[c].finish(out[c]);
+    counts.add_atomic(mine);
+  }
+  fold_edges_sent_ += sent;
+  // Packets decode on their own, so each column's buffers from all threads just follow each other.
+  Slot& s = slots_[slot];
+  s.send_counts.assign(cols, 0);
+  for (const auto& per_column : thread_out_)
+    for (int c = 0; c < cols; ++c) s.send_counts[c] += static_cast<int>(per_column[c].size());
+  s.send_displs = mpi::Comm::displacements(s.send_counts);
+  s.send.resize(static_cast<std::size_t>(s.send_displs.back() + s.send_counts.back()));
+  std::vector<int> at = s.send_displs;
+  for (const auto& per_column : thread_out_) {
+    for (int c = 0; c < cols; ++c) {
+      std::copy(per_column[c].begin(), per_column[c].end(), s.send.begin() + at[c]);
+      at[c] += static_cast<int>(per_column[c].size());
+    }
+  }
+}
+
+template <class Column>
+void Grid2D<Column>::decode_received(int slot, std::span<vertex_t> parents, StepCounts& counts) {
+  Slot& s = slots_[slot];
+  struct Packet {
+    std::span<const std::uint8_t> bytes;
+    int source;
+  };
+  std::vector<Packet> packets;
+  for (int c = 0; c < grid_.grid().cols; ++c) {
+    const std::span<const std::uint8_t> from(s.recv.data() + s.recv_displs[c], s.recv_counts[c]);
+    for (auto p : exchange::split_fold_packets(from)) packets.push_back({p, c});
+  }
+  const std::int64_t n = static_cast<std::int64_t>(packets.size());
+  const std::uint64_t v_limit = static_cast<std::uint64_t>(part_.local_count());
+  std::string error;
+#pragma omp parallel
+  {
+    StepCounts mine;
+#pragma omp for schedule(dynamic, 1) nowait
+    for (std::int64_t k = 0; k < n; ++k) {
+      const int src = packets[k].source;
+      const vertex_t u_base = grid_.col_begin(src);
+      try {
+        exchange::decode_fold_packet(packets[k].bytes, compression_, sizeof(Column), grid_.col_count(src), v_limit,
+                                     [&](std::uint64_t u, std::uint64_t v) {
+                                       claim(static_cast<local_t>(v), u_base + static_cast<vertex_t>(u), parents, mine);
+                                     });
+      } catch (const exchange::FoldPacketError& e) {
+#pragma omp critical
+        error = e.what();
+      }
+    }
+    counts.add_atomic(mine);
+  }
+  if (!error.empty()) throw std::runtime_error(error);
+}
+
+template <class Column>
+StepCounts Grid2D<Column>::fold(std::span<vertex_t> parents, LevelProfiler& profiler) {
+  StepCounts step;
+  const edge_count_t round = options_.exchange_round > 0 ? options_.exchange_round : exchange::kTopDownRound;
+  const local_t rows = csr_.rows();
+  // Pieces of the frontier rows of about `round` entries, one exchange each.
+  piece_ends_.clear();
+  edge_count_t in_piece = 0;
+  for (std::int64_t w = 0; w < column_frontier_.num_words(); ++w) {
+    for (word_t bits = column_frontier_.word(w); bits; bits &= bits - 1) {
+      const local_t u = w * kWordBits + __builtin_ctzll(bits);
+      in_piece += csr_.row_length(u);
+      if (in_piece >= round) {
+        piece_ends_.push_back(u + 1);
+        in_piece = 0;
+      }
+    }
+  }
+  if (in_piece > 0) piece_ends_.push_back(rows);
+  const std::int64_t pieces = static_cast<std::int64_t>(piece_ends_.size());
+  const std::int64_t rounds = row_comm_.allreduce<std::int64_t>(pieces, mpi::Op::max);
+  fold_edges_sent_ = 0;
+  std::int64_t bytes_sent = 0;
+  double waiting = 0;
+  for (std::int64_t k = 0; k <= rounds; ++k) {
+    if (k < rounds) {
+      // Ranks with fewer pieces take part with nothing to send.
+      const local_t first = k >= pieces ? rows : k == 0 ? 0 : piece_ends_[k - 1];
+      const local_t last = k >= pieces ? rows : piece_ends_[k];
+      encode_piece(first, last, static_cast<int>(k % 2), parents, step);
+      Slot& s = slots_[k % 2];
+      bytes_sent += s.send.size() - s.send_counts[grid_.col()];
+      const Timer posting;
+      s.recv_counts = row_comm_.alltoall_counts(s.send_counts);
+      s.recv_displs = mpi::Comm::displacements(s.recv_counts);
+      s.recv.resize(static_cast<std::size_t>(s.recv_displs.back() + s.recv_counts.back()));
+      row_comm_.ialltoallv_raw<std::uint8_t>(s.send.data(), s.send_counts, s.send_displs, s.recv.data(),
+                                             s.recv_counts, s.recv_displs, s.request);
+      waiting += posting.seconds();
+    }
+    if (k > 0) {
+      const Timer wait;
+      slots_[(k - 1) % 2].request.wait();
+      waiting += wait.seconds();
+      decode_received(static_cast<int>((k - 1) % 2), parents, step);
+    }
+  }
+  profiler.add_exchange(waiting);
+  mpi::traffic().add_logical("fold.edges", fold_edges_sent_);
+  mpi::traffic().add_logical("fold.bytes", bytes_sent);
+  return step;
+}
+
+template <class Column>
+StepCounts Grid2D<Column>::bottom_up(std::span<vertex_t> parents, LevelProfiler& profiler) {
+  StepCounts step;
+  const GridShape g = grid_.grid();
+  const local_t n_local = part_.local_count();
+  Timer exchanging;
+  // The frontier of this block by sorted index, gathered over the row: the row's blocks by W position.
+  Bitmap mine_sorted(n_local);
+  for (std::int64_t w = 0; w < next_.num_words(); ++w) {
+    for (word_t bits = next_.word(w); bits; bits &= bits - 1) {
+      mine_sorted.set(csr_.to_sorted(w * kWordBits + __builtin_ctzll(bits)));
+    }
+  }
+  row_comm_.allgatherv<word_t>({mine_sorted.data(), static_cast<std::size_t>(mine_sorted.num_words())},
+                               row_frontier_.data(), row_word_counts_, row_word_displs_);
+  next_.clear();
+  double exchange_seconds = exchanging.seconds();
+
+  // The ring: at sub-step s this rank searches block (i + s) mod R of its column, whose bitmap of
+  // vertices with a parent it got from rank i + 1 of the column, and hands it on to rank i - 1.
+  const int i = grid_.row(), first_block = grid_.col() * g.rows;
+  const vertex_t col_begin = grid_.col_begin(grid_.col());
+  exchange::OwnerBuckets<FoundParent<Column>> found(g.rows, omp_get_max_threads(), "bottom_up_2d.parents");
+  std::vector<word_t> done(visited_local_.data(), visited_local_.data() + visited_local_.num_words()), incoming;
+  for (int s = 0; s < g.rows; ++s) {
+    const int k = (i + s) % g.rows, block = first_block + k;
+    const local_t count = part_.count_of(block), offset = part_.begin_of(block) - col_begin;
+    const std::int64_t words = static_cast<std::int64_t>(done.size());
+#pragma omp parallel
+    {
+      const int t = omp_get_thread_num();
+      StepCounts mine;
+#pragma omp for schedule(dynamic, 256) nowait
+      for (std::int64_t w = 0; w < words; ++w) {
+        word_t newly = 0;
+        for (word_t todo = ~done[w]; todo; todo &= todo - 1) {
+          const int b = __builtin_ctzll(todo);
+          const local_t v = w * kWordBits + b;
+          if (v >= count) break;
+          for (const Column* it = csr_.begin(offset + v); it != csr_.end(offset + v); ++it) {
+            ++mine.edges_examined;
+            if (row_frontier_.test(static_cast<std::int64_t>(*it))) {
+              newly |= word_t{1} << b;
+              found.push(t, k, {static_cast<Column>(v), static_cast<Column>(w_to_global_[*it])});
+              break;
+            }
+          }
+        }
+        done[w] |= newly;
+      }
+      step.add_atomic(mine);
+    }
+    if (s + 1 < g.rows) {
+      const Timer passing;
+      const int next_block = first_block + (k + 1) % g.rows;
+      incoming.assign(part_.first_word(next_block + 1) - part_.first_word(next_block), 0);
+      mpi::Request receive, send;
+      col_comm_.irecv_any(std::span<word_t>(incoming), receive);
+      col_comm_.isend(std::span<const word_t>(done), (i + g.rows - 1) % g.rows, 0, send);
+      receive.wait();
+      send.wait();
+      done.swap(incoming);
+      exchange_seconds += passing.seconds();
+    }
+  }
+  // Parents to the owners, within the column.
+  exchanging.restart();
+  std::vector<FoundParent<Column>> arrived;
+  found.exchange(col_comm_, arrived);
+  exchange_seconds += exchanging.seconds();
+  const std::int64_t n = static_cast<std::int64_t>(arrived.size());
+  StepCounts claimed;
+#pragma omp parallel
+  {
+    StepCounts mine;
+#pragma omp for schedule(static) nowait
+    for (std::int64_t k = 0; k < n; ++k) {
+      claim(csr_.to_sorted(arrived[k].vertex), static_cast<vertex_t>(arrived[k].parent), parents, mine);
+    }
+    claimed.add_atomic(mine);
+  }
+  step.discovered = claimed.discovered;
+  step.discovered_edges = claimed.discovered_edges;
+  profiler.add_exchange(exchange_seconds);
+  return step;
+}
+
+template <class Column>
+void Grid2D<Column>::search(vertex_t root, std::span<vertex_t> parents, SearchProfile* profile) {
+  if (static_cast<local_t>(parents.size()) != part_.local_count()) {
+    throw std::invalid_argument("2D engine: the parent array does not match this rank's block");
+  }
+  std::fill(parents.begin(), parents.end(), kNoParent);
+  visited_.clear();
+  visited_local_.clear();
+  next_.clear();
+  edge_count_t root_degree = 0;
+  if (part_.owns(root)) {
+    const local_t r = part_.to_local(root);
+    parents[r] = root;
+    visited_.set(csr_.to_sorted(r));
+    visited_local_.set(r);
+    next_.set(r);
+    root_degree = csr_.degree[r];
+  }
+  DirectionPolicy policy(options_.direction, part_.num_vertices(), global_entries_);
+  policy.start(comm_.allreduce<edge_count_t>(root_degree, mpi::Op::sum));
+  LevelProfiler profiler(comm_, profile);
+  for (int level = 0; !policy.done(); ++level) {
+    profiler.begin_level();
+    Direction direction = policy.choose();
+    if (!direction_optimizing_) direction = Direction::top_down;
+    StepCounts step;
+    if (direction == Direction::top_down) {
+      const Timer expanding;
+      expand();
+      profiler.add_exchange(expanding.seconds());
+      step = fold(parents, profiler);
+    } else {
+      step = bottom_up(parents, profiler);
+    }
+    const StepCounts found =
+        profiler.end_level(level, direction, policy.frontier_vertices(), policy.frontier_edges(), step);
+    policy.advance(found.discovered, found.discovered_edges);
+  }
+}
+
+template class Grid2D<std::uint32_t>;
+template class Grid2D<vertex_t>;
+
+}  // namespace g500

@@ -1,0 +1,78 @@
+#pragma once
+// BFS on a 2D process grid (paper 004, Ueno and Suzumura, HPDC 2012): `--bfs top-down-2d` and, with
+// direction optimization, `--bfs hybrid-2d`.
+//
+// Top-down level (paper 004, Algorithm II): expand, the frontier bitmap of the processor column's
+// range gathered within the column; fold, every frontier row's entries sent to their targets'
+// owners within the processor row, as packets of (u, v) (exchange/fold_codec.hpp), in rounds whose
+// exchange runs (MPI_Ialltoallv) while the next round is encoded and the previous one decoded.
+//
+// Bottom-up level (Beamer, Buluc, Asanovic and Yelick, "Distributed Memory Breadth-First Search
+// Revisited: Enabling Bottom-Up Search", IPDPSW 2013): the frontier of the row's blocks is gathered
+// within the processor row; the column range's unvisited vertices are searched in R sub-steps, each
+// rank of the column taking one block's slice a sub-step and handing its bitmap of vertices already
+// given a parent to the next rank of the column, so no vertex is looked for twice; the parents found
+// go to their owners in one exchange within the column.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "bfs/engine.hpp"
+#include "bfs/level_profiler.hpp"
+#include "core/bitmap.hpp"
+#include "exchange/fold_codec.hpp"
+#include "graph/csr_2d.hpp"
+#include "partition/process_grid.hpp"
+
+namespace g500 {
+
+template <class Column>
+class Grid2D : public BfsEngine {
+ public:
+  Grid2D(const EngineContext& context, bool direction_optimizing);
+  void build(const EdgeSource& source) override;
+  void search(vertex_t root, std::span<vertex_t> parents, SearchProfile* profile) override;
+  std::string layout() const override;
+
+ private:
+  // A vertex of this rank's block reached with `parent`, from any thread; by its sorted index.
+  void claim(local_t sorted, vertex_t parent, std::span<vertex_t> parents, StepCounts& counts);
+  void expand();
+  StepCounts fold(std::span<vertex_t> parents, LevelProfiler& profiler);
+  // Encodes the edges of the frontier rows [first, last) of the column range into send_[slot],
+  // claiming this rank's own targets on the spot.
+  void encode_piece(local_t first, local_t last, int slot, std::span<vertex_t> parents, StepCounts& counts);
+  void decode_received(int slot, std::span<vertex_t> parents, StepCounts& counts);
+  StepCounts bottom_up(std::span<vertex_t> parents, LevelProfiler& profiler);
+
+  const BfsOptions& options_;
+  const mpi::Comm& comm_;
+  const Partition1D& part_;
+  Partition2D grid_;
+  mpi::Comm row_comm_, col_comm_;  // ranked by column, and by row
+  bool direction_optimizing_;
+  exchange::FoldCompression compression_;
+  Csr2D<Column> csr_;
+  edge_count_t global_entries_ = 0;
+  std::vector<vertex_t> w_to_global_;  // bottom-up: the vertex of each W position
+
+  Bitmap visited_;         // this block, by sorted index
+  Bitmap visited_local_;   // the same, by local index
+  Bitmap next_;            // the next frontier, this block, by local index
+  Bitmap column_frontier_; // expand's result: the column range, by offset in it
+  Bitmap row_frontier_;    // bottom-up: the row's blocks, by W position
+  std::vector<int> col_word_counts_, col_word_displs_, row_word_counts_, row_word_displs_;
+
+  // Fold buffers, two slots: one in flight while the other is filled or read.
+  struct Slot {
+    std::vector<std::uint8_t> send, recv;
+    std::vector<int> send_counts, send_displs, recv_counts, recv_displs;
+    mpi::Request request;
+  };
+  Slot slots_[2];
+  std::vector<std::vector<std::vector<std::uint8_t>>> thread_out_;  // [thread][column]
+  std::vector<local_t> piece_ends_;
+  std::int64_t fold_edges_sent_ = 0;
+};
+
+}  // namespace g500
