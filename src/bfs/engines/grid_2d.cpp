@@ -11,8 +11,8 @@
 #include "bfs/engine_factories.hpp"
 #include "bfs/id_width.hpp"
 #include "core/timer.hpp"
-#include "exchange/owner_buckets.hpp"
 #include "exchange/rounds.hpp"
+#include "graph/degree_code.hpp"
 
 namespace g500 {
 namespace {
@@ -20,11 +20,31 @@ namespace {
 // Bytes of one fold packet: small enough that a round splits into many, for the receiving threads.
 constexpr std::size_t kPacketBytes = std::size_t{1} << 14;
 
-template <class Column>
-struct FoundParent {
-  Column vertex;  // index in the owner's block
-  Column parent;  // global id
-};
+// The blocks of this rank's processor column, laid end to end: its range V_j.
+exchange::SliceLayout column_layout(const Partition2D& grid) {
+  const Partition1D& part = grid.part();
+  const int first_block = grid.col() * grid.grid().rows;
+  exchange::SliceLayout layout;
+  for (int i = 0; i < grid.grid().rows; ++i) {
+    const int b = first_block + i;
+    layout.word_counts.push_back(static_cast<int>(part.first_word(b + 1) - part.first_word(b)));
+    layout.word_displs.push_back(static_cast<int>(part.first_word(b) - part.first_word(first_block)));
+  }
+  return layout;
+}
+
+// The blocks of this rank's processor row, by W position (whole words: only the graph's last block
+// may end inside a word, and it is last in its row).
+exchange::SliceLayout row_layout(const Partition2D& grid) {
+  const Partition1D& part = grid.part();
+  exchange::SliceLayout layout;
+  for (int c = 0; c < grid.grid().cols; ++c) {
+    const int b = grid.block_in_row(c);
+    layout.word_counts.push_back(static_cast<int>(part.first_word(b + 1) - part.first_word(b)));
+    layout.word_displs.push_back(static_cast<int>(grid.w_begin(c) / kWordBits));
+  }
+  return layout;
+}
 
 template <template <class> class Engine>
 std::unique_ptr<BfsEngine> make_grid_engine(const EngineContext& context, bool direction_optimizing) {
@@ -68,20 +88,11 @@ Grid2D<Column>::Grid2D(const EngineContext& context, bool direction_optimizing)
       col_comm_(context.comm.split(grid_.col(), grid_.row())),
       direction_optimizing_(direction_optimizing),
       compression_(options_.grid.compress == FoldFormat::vlq ? exchange::FoldCompression::vlq
-                                                              : exchange::FoldCompression::none) {
-  const GridShape g = grid_.grid();
-  const int first_block = grid_.col() * g.rows;
-  for (int i = 0; i < g.rows; ++i) {
-    const int b = first_block + i;
-    col_word_counts_.push_back(static_cast<int>(part_.first_word(b + 1) - part_.first_word(b)));
-    col_word_displs_.push_back(static_cast<int>(part_.first_word(b) - part_.first_word(first_block)));
-  }
-  for (int c = 0; c < g.cols; ++c) {
-    const int b = grid_.block_in_row(c);
-    row_word_counts_.push_back(static_cast<int>(part_.first_word(b + 1) - part_.first_word(b)));
-    row_word_displs_.push_back(static_cast<int>(grid_.w_begin(c) / kWordBits));  // blocks are whole words
-  }
-}
+                                                              : exchange::FoldCompression::none),
+      sparse_allowed_(exchange::SliceGather::positions_fit(part_.count_of(0) + kWordBits)),
+      column_gather_(col_comm_, column_layout(grid_)), row_gather_(row_comm_, row_layout(grid_)),
+      fold_out_(grid_.grid().cols, omp_get_max_threads(), compression_, sizeof(Column), kPacketBytes),
+      parents_out_(grid_.grid().rows, omp_get_max_threads(), compression_, sizeof(Column), kPacketBytes) {}
 
 template <class Column>
 std::string Grid2D<Column>::layout() const {
@@ -98,6 +109,7 @@ void Grid2D<Column>::build(const EdgeSource& source) {
   visited_ = Bitmap(n_local);
   visited_local_ = Bitmap(n_local);
   next_ = Bitmap(n_local);
+  if (direction_optimizing_) next_sorted_ = Bitmap(n_local);
   column_frontier_ = Bitmap(grid_.col_count(grid_.col()));
   if (direction_optimizing_) {
     row_frontier_ = Bitmap(grid_.w_count());
@@ -119,26 +131,41 @@ void Grid2D<Column>::build(const EdgeSource& source) {
       const vertex_t base = part_.begin_of(grid_.block_in_row(c));
       for (vertex_t w = grid_.w_begin(c); w < grid_.w_begin(c) + counts[c]; ++w) w_to_global_[w] = base + w_local[w];
     }
+    // The degree code of every W position's vertex, for each row's entry of highest degree.
+    std::vector<std::uint8_t> mine(n_local), code(grid_.w_count());
+    for (local_t s = 0; s < n_local; ++s) mine[s] = degree_code(csr_.degree[locals[s]]);
+    row_comm_.allgatherv<std::uint8_t>(mine, code.data(), counts, displs);
+    first_entry_.resize(csr_.rows());
+    empty_rows_ = Bitmap(csr_.rows());
+    for (local_t u = 0; u < csr_.rows(); ++u)
+      if (csr_.row_length(u) == 0) empty_rows_.set(u);
+#pragma omp parallel for schedule(dynamic, 1024)
+    for (local_t u = 0; u < csr_.rows(); ++u) {
+      const Column* best = csr_.begin(u);
+      for (const Column* it = csr_.begin(u); it != csr_.end(u); ++it)
+        if (code[*it] > code[*best]) best = it;
+      first_entry_[u] = best != csr_.end(u) ? *best : Column{};
+    }
   }
-  thread_out_.assign(omp_get_max_threads(), std::vector<std::vector<std::uint8_t>>(grid_.grid().cols));
 }
 
 template <class Column>
-void Grid2D<Column>::claim(local_t sorted, vertex_t parent, std::span<vertex_t> parents, StepCounts& counts) {
+void Grid2D<Column>::claim(local_t sorted, local_t local, vertex_t parent, std::span<vertex_t> parents,
+                           StepCounts& counts) {
   if (!visited_.set_atomic(sorted)) return;
-  const local_t local = csr_.to_local(sorted);
   visited_local_.set_atomic(local);
   parents[local] = parent;
   next_.set_atomic(local);
+  if (direction_optimizing_) next_sorted_.set_atomic(sorted);
   ++counts.discovered;
   counts.discovered_edges += csr_.degree[local];
 }
 
 template <class Column>
-void Grid2D<Column>::expand() {
-  col_comm_.allgatherv<word_t>({next_.data(), static_cast<std::size_t>(next_.num_words())}, column_frontier_.data(),
-                               col_word_counts_, col_word_displs_);
+void Grid2D<Column>::expand(std::int64_t frontier_vertices) {
+  column_gather_.gather(next_, column_frontier_, sparse(frontier_vertices));
   next_.clear();
+  next_sorted_.clear();
 }
 
 template <class Column>
@@ -147,14 +174,11 @@ void Grid2D<Column>::encode_piece(local_t first, local_t last, int slot, std::sp
   const int cols = grid_.grid().cols, me = grid_.col();
   const vertex_t u_base = grid_.col_begin(me);
   const std::int64_t first_word = first / kWordBits, last_word = (last + kWordBits - 1) / kWordBits;
-  for (auto& per_column : thread_out_)
-    for (auto& out : per_column) out.clear();
+  fold_out_.clear();
   std::int64_t sent = 0;
 #pragma omp parallel reduction(+ : sent)
   {
-    std::vector<std::vector<std::uint8_t>>& out = thread_out_[omp_get_thread_num()];
-    std::vector<exchange::FoldEncoder> encoders(cols,
-                                                exchange::FoldEncoder(compression_, sizeof(Column), kPacketBytes));
+    const int t = omp_get_thread_num();
     StepCounts mine;
 #pragma omp for schedule(dynamic, 64) nowait
     for (std::int64_t w = first_word; w < last_word; ++w) {
@@ -170,67 +194,31 @@ void Grid2D<Column>::encode_piece(local_t first, local_t last, int slot, std::sp
           if (c == me) {
             claim(index, u_base + u, parents, mine);
           } else {
-            encoders[c].add(static_cast<std::uint64_t>(u), static_cast<std::uint64_t>(index), out[c]);
+            fold_out_.add(t, c, static_cast<std::uint64_t>(u), static_cast<std::uint64_t>(index));
             ++sent;
           }
         }
       }
     }
-    for (int c = 0; c < cols; ++c) encoders[c].finish(out[c]);
+    fold_out_.finish(t);
     counts.add_atomic(mine);
   }
   fold_edges_sent_ += sent;
-  // Packets decode on their own, so each column's buffers from all threads just follow each other.
   Slot& s = slots_[slot];
-  s.send_counts.assign(cols, 0);
-  for (const auto& per_column : thread_out_)
-    for (int c = 0; c < cols; ++c) s.send_counts[c] += static_cast<int>(per_column[c].size());
-  s.send_displs = mpi::Comm::displacements(s.send_counts);
-  s.send.resize(static_cast<std::size_t>(s.send_displs.back() + s.send_counts.back()));
-  std::vector<int> at = s.send_displs;
-  for (const auto& per_column : thread_out_) {
-    for (int c = 0; c < cols; ++c) {
-      std::copy(per_column[c].begin(), per_column[c].end(), s.send.begin() + at[c]);
-      at[c] += static_cast<int>(per_column[c].size());
-    }
-  }
+  fold_out_.assemble(s.send, s.send_counts, s.send_displs);
 }
 
 template <class Column>
 void Grid2D<Column>::decode_received(int slot, std::span<vertex_t> parents, StepCounts& counts) {
-  Slot& s = slots_[slot];
-  struct Packet {
-    std::span<const std::uint8_t> bytes;
-    int source;
-  };
-  std::vector<Packet> packets;
-  for (int c = 0; c < grid_.grid().cols; ++c) {
-    const std::span<const std::uint8_t> from(s.recv.data() + s.recv_displs[c], s.recv_counts[c]);
-    for (auto p : exchange::split_fold_packets(from)) packets.push_back({p, c});
-  }
-  const std::int64_t n = static_cast<std::int64_t>(packets.size());
-  const std::uint64_t v_limit = static_cast<std::uint64_t>(part_.local_count());
-  std::string error;
-#pragma omp parallel
-  {
-    StepCounts mine;
-#pragma omp for schedule(dynamic, 1) nowait
-    for (std::int64_t k = 0; k < n; ++k) {
-      const int src = packets[k].source;
-      const vertex_t u_base = grid_.col_begin(src);
-      try {
-        exchange::decode_fold_packet(packets[k].bytes, compression_, sizeof(Column), grid_.col_count(src), v_limit,
-                                     [&](std::uint64_t u, std::uint64_t v) {
-                                       claim(static_cast<local_t>(v), u_base + static_cast<vertex_t>(u), parents, mine);
-                                     });
-      } catch (const exchange::FoldPacketError& e) {
-#pragma omp critical
-        error = e.what();
-      }
-    }
-    counts.add_atomic(mine);
-  }
-  if (!error.empty()) throw std::runtime_error(error);
+  const Slot& s = slots_[slot];
+  std::vector<StepCounts> found(omp_get_max_threads());
+  exchange::decode_packets(
+      s.recv, s.recv_counts, s.recv_displs, compression_, sizeof(Column),
+      [&](int src) { return static_cast<std::uint64_t>(grid_.col_count(src)); },
+      static_cast<std::uint64_t>(part_.local_count()), [&](int t, int src, std::uint64_t u, std::uint64_t v) {
+        claim(static_cast<local_t>(v), grid_.col_begin(src) + static_cast<vertex_t>(u), parents, found[t]);
+      });
+  for (const StepCounts& f : found) counts.add_atomic(f);
 }
 
 template <class Column>
@@ -287,29 +275,25 @@ StepCounts Grid2D<Column>::fold(std::span<vertex_t> parents, LevelProfiler& prof
 }
 
 template <class Column>
-StepCounts Grid2D<Column>::bottom_up(std::span<vertex_t> parents, LevelProfiler& profiler) {
+StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<vertex_t> parents,
+                                     LevelProfiler& profiler) {
   StepCounts step;
   const GridShape g = grid_.grid();
-  const local_t n_local = part_.local_count();
   Timer exchanging;
   // The frontier of this block by sorted index, gathered over the row: the row's blocks by W position.
-  Bitmap mine_sorted(n_local);
-  for (std::int64_t w = 0; w < next_.num_words(); ++w) {
-    for (word_t bits = next_.word(w); bits; bits &= bits - 1) {
-      mine_sorted.set(csr_.to_sorted(w * kWordBits + __builtin_ctzll(bits)));
-    }
-  }
-  row_comm_.allgatherv<word_t>({mine_sorted.data(), static_cast<std::size_t>(mine_sorted.num_words())},
-                               row_frontier_.data(), row_word_counts_, row_word_displs_);
+  row_gather_.gather(next_sorted_, row_frontier_, sparse(frontier_vertices));
   next_.clear();
+  next_sorted_.clear();
   double exchange_seconds = exchanging.seconds();
 
   // The ring: at sub-step s this rank searches block (i + s) mod R of its column, whose bitmap of
   // vertices with a parent it got from rank i + 1 of the column, and hands it on to rank i - 1.
   const int i = grid_.row(), first_block = grid_.col() * g.rows;
   const vertex_t col_begin = grid_.col_begin(grid_.col());
-  exchange::OwnerBuckets<FoundParent<Column>> found(g.rows, omp_get_max_threads(), "bottom_up_2d.parents");
   std::vector<word_t> done(visited_local_.data(), visited_local_.data() + visited_local_.num_words()), incoming;
+  StepCounts claimed;  // vertices of this block given a parent
+  parents_out_.clear();
+  const auto in_frontier = [&](Column w) { return row_frontier_.test(static_cast<std::int64_t>(w)); };
   for (int s = 0; s < g.rows; ++s) {
     const int k = (i + s) % g.rows, block = first_block + k;
     const local_t count = part_.count_of(block), offset = part_.begin_of(block) - col_begin;
@@ -317,26 +301,57 @@ StepCounts Grid2D<Column>::bottom_up(std::span<vertex_t> parents, LevelProfiler&
 #pragma omp parallel
     {
       const int t = omp_get_thread_num();
-      StepCounts mine;
+      StepCounts mine, found_here;
 #pragma omp for schedule(dynamic, 256) nowait
       for (std::int64_t w = 0; w < words; ++w) {
+        // Most rows are not read (the first entry finds the parent); those that are come in order:
+        // prefetch the next word's.
+        const std::int64_t row_word = offset / kWordBits + w;  // blocks are whole words
+        if (w + 1 < words) {
+          for (word_t ahead = ~done[w + 1] & ~empty_rows_.word(row_word + 1); ahead; ahead &= ahead - 1) {
+            const local_t v = (w + 1) * kWordBits + __builtin_ctzll(ahead);
+            if (v < count) __builtin_prefetch(csr_.begin(offset + v));
+          }
+        }
         word_t newly = 0;
-        for (word_t todo = ~done[w]; todo; todo &= todo - 1) {
+        for (word_t todo = ~done[w] & ~empty_rows_.word(row_word); todo; todo &= todo - 1) {
           const int b = __builtin_ctzll(todo);
           const local_t v = w * kWordBits + b;
           if (v >= count) break;
-          for (const Column* it = csr_.begin(offset + v); it != csr_.end(offset + v); ++it) {
+          const local_t row = offset + v;
+          ++mine.edges_examined;
+          Column parent = first_entry_[row];
+          bool hit = in_frontier(parent);
+          for (const Column* it = csr_.begin(row); !hit && it != csr_.end(row); ++it) {
+            if (*it == first_entry_[row]) continue;
             ++mine.edges_examined;
-            if (row_frontier_.test(static_cast<std::int64_t>(*it))) {
-              newly |= word_t{1} << b;
-              found.push(t, k, {static_cast<Column>(v), static_cast<Column>(w_to_global_[*it])});
-              break;
+            if (in_frontier(*it)) {
+              parent = *it;
+              hit = true;
             }
+          }
+          if (!hit) continue;
+          newly |= word_t{1} << b;
+          if (s == 0) {  // this rank's own block: the parent goes straight in
+            parents[v] = w_to_global_[parent];
+            const local_t sorted = csr_.to_sorted(v);
+            visited_.set_atomic(sorted);
+            next_sorted_.set_atomic(sorted);
+            ++found_here.discovered;
+            found_here.discovered_edges += csr_.degree[v];
+          } else {
+            parents_out_.add(t, k, static_cast<std::uint64_t>(v), static_cast<std::uint64_t>(w_to_global_[parent]));
           }
         }
         done[w] |= newly;
+        if (s == 0) {
+          visited_local_.data()[w] |= newly;
+          next_.data()[w] |= newly;
+        }
       }
+      parents_out_.finish(t);
       step.add_atomic(mine);
+      claimed.add_atomic(found_here);
     }
     if (s + 1 < g.rows) {
       const Timer passing;
@@ -351,22 +366,23 @@ StepCounts Grid2D<Column>::bottom_up(std::span<vertex_t> parents, LevelProfiler&
       exchange_seconds += passing.seconds();
     }
   }
-  // Parents to the owners, within the column.
+  // Parents to the owners, within the column: (index in the block, parent) as fold packets, the
+  // indices rising, so each costs a byte or two besides its parent.
   exchanging.restart();
-  std::vector<FoundParent<Column>> arrived;
-  found.exchange(col_comm_, arrived);
+  Slot& x = slots_[0];
+  parents_out_.assemble(x.send, x.send_counts, x.send_displs);
+  x.recv_counts = col_comm_.alltoallv_into<std::uint8_t>(x.send, x.send_counts, x.recv);
+  x.recv_displs = mpi::Comm::displacements(x.recv_counts);
   exchange_seconds += exchanging.seconds();
-  const std::int64_t n = static_cast<std::int64_t>(arrived.size());
-  StepCounts claimed;
-#pragma omp parallel
-  {
-    StepCounts mine;
-#pragma omp for schedule(static) nowait
-    for (std::int64_t k = 0; k < n; ++k) {
-      claim(csr_.to_sorted(arrived[k].vertex), static_cast<vertex_t>(arrived[k].parent), parents, mine);
-    }
-    claimed.add_atomic(mine);
-  }
+  std::vector<StepCounts> found(omp_get_max_threads());
+  exchange::decode_packets(
+      x.recv, x.recv_counts, x.recv_displs, compression_, sizeof(Column),
+      [&](int) { return static_cast<std::uint64_t>(part_.local_count()); },
+      static_cast<std::uint64_t>(part_.num_vertices()), [&](int t, int, std::uint64_t v, std::uint64_t parent) {
+        const local_t local = static_cast<local_t>(v);
+        claim(csr_.to_sorted(local), local, static_cast<vertex_t>(parent), parents, found[t]);
+      });
+  for (const StepCounts& f : found) claimed.add_atomic(f);
   step.discovered = claimed.discovered;
   step.discovered_edges = claimed.discovered_edges;
   profiler.add_exchange(exchange_seconds);
@@ -382,6 +398,7 @@ void Grid2D<Column>::search(vertex_t root, std::span<vertex_t> parents, SearchPr
   visited_.clear();
   visited_local_.clear();
   next_.clear();
+  next_sorted_.clear();
   edge_count_t root_degree = 0;
   if (part_.owns(root)) {
     const local_t r = part_.to_local(root);
@@ -389,6 +406,7 @@ void Grid2D<Column>::search(vertex_t root, std::span<vertex_t> parents, SearchPr
     visited_.set(csr_.to_sorted(r));
     visited_local_.set(r);
     next_.set(r);
+    if (direction_optimizing_) next_sorted_.set(csr_.to_sorted(r));
     root_degree = csr_.degree[r];
   }
   DirectionPolicy policy(options_.direction, part_.num_vertices(), global_entries_);
@@ -401,11 +419,11 @@ void Grid2D<Column>::search(vertex_t root, std::span<vertex_t> parents, SearchPr
     StepCounts step;
     if (direction == Direction::top_down) {
       const Timer expanding;
-      expand();
+      expand(policy.frontier_vertices());
       profiler.add_exchange(expanding.seconds());
       step = fold(parents, profiler);
     } else {
-      step = bottom_up(parents, profiler);
+      step = bottom_up(policy.frontier_vertices(), parents, profiler);
     }
     const StepCounts found =
         profiler.end_level(level, direction, policy.frontier_vertices(), policy.frontier_edges(), step);

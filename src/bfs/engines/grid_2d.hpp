@@ -21,6 +21,8 @@
 #include "bfs/level_profiler.hpp"
 #include "core/bitmap.hpp"
 #include "exchange/fold_codec.hpp"
+#include "exchange/packet_buckets.hpp"
+#include "exchange/slice_gather.hpp"
 #include "graph/csr_2d.hpp"
 #include "partition/process_grid.hpp"
 
@@ -35,15 +37,23 @@ class Grid2D : public BfsEngine {
   std::string layout() const override;
 
  private:
-  // A vertex of this rank's block reached with `parent`, from any thread; by its sorted index.
-  void claim(local_t sorted, vertex_t parent, std::span<vertex_t> parents, StepCounts& counts);
-  void expand();
+  // A vertex of this rank's block reached with `parent`, from any thread; by its sorted index, or
+  // by both indices when the caller has them.
+  void claim(local_t sorted, vertex_t parent, std::span<vertex_t> parents, StepCounts& counts) {
+    claim(sorted, csr_.to_local(sorted), parent, parents, counts);
+  }
+  void claim(local_t sorted, local_t local, vertex_t parent, std::span<vertex_t> parents, StepCounts& counts);
+  // Frontiers below N/32 vertices travel as lists of positions, larger ones as bitmaps.
+  bool sparse(std::int64_t frontier_vertices) const {
+    return sparse_allowed_ && frontier_vertices < static_cast<std::int64_t>(part_.num_vertices() / 32);
+  }
+  void expand(std::int64_t frontier_vertices);
   StepCounts fold(std::span<vertex_t> parents, LevelProfiler& profiler);
-  // Encodes the edges of the frontier rows [first, last) of the column range into send_[slot],
+  // Encodes the edges of the frontier rows [first, last) of the column range into slot `slot`,
   // claiming this rank's own targets on the spot.
   void encode_piece(local_t first, local_t last, int slot, std::span<vertex_t> parents, StepCounts& counts);
   void decode_received(int slot, std::span<vertex_t> parents, StepCounts& counts);
-  StepCounts bottom_up(std::span<vertex_t> parents, LevelProfiler& profiler);
+  StepCounts bottom_up(std::int64_t frontier_vertices, std::span<vertex_t> parents, LevelProfiler& profiler);
 
   const BfsOptions& options_;
   const mpi::Comm& comm_;
@@ -52,25 +62,34 @@ class Grid2D : public BfsEngine {
   mpi::Comm row_comm_, col_comm_;  // ranked by column, and by row
   bool direction_optimizing_;
   exchange::FoldCompression compression_;
+  bool sparse_allowed_;
+  exchange::SliceGather column_gather_;  // expand: this block's frontier to the column
+  exchange::SliceGather row_gather_;     // bottom-up: this block's frontier (sorted) to the row
+  exchange::PacketBuckets fold_out_;     // top-down: (u, v) to the row, by column
+  exchange::PacketBuckets parents_out_;  // bottom-up: (vertex, parent) to the column, by row
+
   Csr2D<Column> csr_;
   edge_count_t global_entries_ = 0;
   std::vector<vertex_t> w_to_global_;  // bottom-up: the vertex of each W position
+  // Bottom-up: each row's entry of highest degree, tested before the row is read (as hybrid-1d's
+  // first-neighbour array): it finds most parents without touching the rows.
+  big_vector<Column> first_entry_;
+  Bitmap empty_rows_;  // bottom-up: rows of the column range with no entries here, never searched
 
-  Bitmap visited_;         // this block, by sorted index
-  Bitmap visited_local_;   // the same, by local index
-  Bitmap next_;            // the next frontier, this block, by local index
-  Bitmap column_frontier_; // expand's result: the column range, by offset in it
-  Bitmap row_frontier_;    // bottom-up: the row's blocks, by W position
-  std::vector<int> col_word_counts_, col_word_displs_, row_word_counts_, row_word_displs_;
+  Bitmap visited_;          // this block, by sorted index
+  Bitmap visited_local_;    // the same, by local index
+  Bitmap next_;             // the next frontier, this block, by local index
+  Bitmap next_sorted_;      // hybrid: the same, by sorted index (what the row gathers)
+  Bitmap column_frontier_;  // expand's result: the column range, by offset in it
+  Bitmap row_frontier_;     // bottom-up: the row's blocks, by W position
 
-  // Fold buffers, two slots: one in flight while the other is filled or read.
+  // Exchange buffers, two slots: in a fold one is in flight while the other is filled or read.
   struct Slot {
     std::vector<std::uint8_t> send, recv;
     std::vector<int> send_counts, send_displs, recv_counts, recv_displs;
     mpi::Request request;
   };
   Slot slots_[2];
-  std::vector<std::vector<std::vector<std::uint8_t>>> thread_out_;  // [thread][column]
   std::vector<local_t> piece_ends_;
   std::int64_t fold_edges_sent_ = 0;
 };

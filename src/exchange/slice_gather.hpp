@@ -1,0 +1,57 @@
+#pragma once
+// Bitmap slices gathered into one bitmap over a communicator (2D expand within a processor column,
+// the bottom-up frontier within a processor row), either as the slices' words or, when the caller
+// says the bitmap is sparse, as the positions of their set bits: a frontier of a handful of
+// vertices then costs a few bytes instead of N/C bits. Slices are whole words, laid end to end.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/bitmap.hpp"
+#include "mpi/comm.hpp"
+
+namespace g500::exchange {
+
+// Rank r of the communicator owns words [word_displs[r], word_displs[r] + word_counts[r]).
+struct SliceLayout {
+  std::vector<int> word_counts, word_displs;
+};
+
+class SliceGather {
+ public:
+  SliceGather(const mpi::Comm& comm, SliceLayout layout)
+      : comm_(comm), word_counts_(std::move(layout.word_counts)), word_displs_(std::move(layout.word_displs)) {}
+
+  // Collective: `out` (of the whole length) = every rank's `mine`. `sparse` must be the same on
+  // every rank (decide it from a global count).
+  void gather(const Bitmap& mine, Bitmap& out, bool sparse) {
+    if (!sparse) {
+      comm_.allgatherv<word_t>({mine.data(), static_cast<std::size_t>(mine.num_words())}, out.data(), word_counts_,
+                               word_displs_);
+      return;
+    }
+    positions_.clear();
+    for (std::int64_t w = 0; w < mine.num_words(); ++w)
+      for (word_t bits = mine.word(w); bits; bits &= bits - 1)
+        positions_.push_back(static_cast<std::uint32_t>(w * kWordBits + __builtin_ctzll(bits)));
+    const std::vector<int> counts = comm_.allgather(static_cast<int>(positions_.size()));
+    const std::vector<int> displs = mpi::Comm::displacements(counts);
+    gathered_.resize(static_cast<std::size_t>(displs.back() + counts.back()));
+    comm_.allgatherv<std::uint32_t>(positions_, gathered_.data(), counts, displs);
+    out.clear();
+    for (int r = 0; r < comm_.size(); ++r) {
+      const std::int64_t base = static_cast<std::int64_t>(word_displs_[r]) * kWordBits;
+      for (int k = displs[r]; k < displs[r] + counts[r]; ++k) out.set(base + gathered_[k]);
+    }
+  }
+
+  // Whether a slice's set-bit positions fit 32 bits (else only dense gathers are allowed).
+  static bool positions_fit(std::int64_t slice_bits) { return slice_bits <= (std::int64_t{1} << 32); }
+
+ private:
+  const mpi::Comm& comm_;
+  std::vector<int> word_counts_, word_displs_;
+  std::vector<std::uint32_t> positions_, gathered_;
+};
+
+}  // namespace g500::exchange
