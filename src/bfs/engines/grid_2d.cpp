@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -10,6 +11,7 @@
 #include "bfs/direction_policy.hpp"
 #include "bfs/engine_factories.hpp"
 #include "bfs/id_width.hpp"
+#include "core/radix_sort.hpp"
 #include "core/timer.hpp"
 #include "exchange/rounds.hpp"
 #include "graph/degree_code.hpp"
@@ -92,7 +94,8 @@ Grid2D<Column>::Grid2D(const EngineContext& context, bool direction_optimizing)
       sparse_allowed_(exchange::SliceGather::positions_fit(part_.count_of(0) + kWordBits)),
       column_gather_(col_comm_, column_layout(grid_)), row_gather_(row_comm_, row_layout(grid_)),
       fold_out_(grid_.grid().cols, omp_get_max_threads(), compression_, sizeof(Column), kPacketBytes),
-      parents_out_(grid_.grid().rows, omp_get_max_threads(), compression_, sizeof(Column), kPacketBytes) {}
+      parents_out_(grid_.grid().rows, 1, compression_, sizeof(Column), kPacketBytes),
+      found_(static_cast<std::size_t>(omp_get_max_threads()) * grid_.grid().rows) {}
 
 template <class Column>
 std::string Grid2D<Column>::layout() const {
@@ -292,7 +295,7 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
   const vertex_t col_begin = grid_.col_begin(grid_.col());
   std::vector<word_t> done(visited_local_.data(), visited_local_.data() + visited_local_.num_words()), incoming;
   StepCounts claimed;  // vertices of this block given a parent
-  parents_out_.clear();
+  for (auto& pairs : found_) pairs.clear();
   const auto in_frontier = [&](Column w) { return row_frontier_.test(static_cast<std::int64_t>(w)); };
   for (int s = 0; s < g.rows; ++s) {
     const int k = (i + s) % g.rows, block = first_block + k;
@@ -340,7 +343,8 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
             ++found_here.discovered;
             found_here.discovered_edges += csr_.degree[v];
           } else {
-            parents_out_.add(t, k, static_cast<std::uint64_t>(v), static_cast<std::uint64_t>(w_to_global_[parent]));
+            found_[static_cast<std::size_t>(t) * g.rows + k].push_back(
+                {static_cast<Column>(w_to_global_[parent]), static_cast<Column>(v)});
           }
         }
         done[w] |= newly;
@@ -349,7 +353,6 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
           next_.data()[w] |= newly;
         }
       }
-      parents_out_.finish(t);
       step.add_atomic(mine);
       claimed.add_atomic(found_here);
     }
@@ -370,6 +373,27 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
   // indices rising, so each costs a byte or two besides its parent.
   exchanging.restart();
   Slot& x = slots_[0];
+  // Sorted by parent, a hub's children cost a byte or two each: the parent repeats and the
+  // children's indices rise (the fold format's delta when u repeats).
+  parents_out_.clear();
+  const int v_bits = std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(part_.count_of(0)))));
+  const int p_bits = std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(part_.num_vertices()))));
+  for (int k = 0; k < g.rows; ++k) {
+    keys_.clear();
+    for (std::size_t t = 0; t < found_.size() / g.rows; ++t) {
+      for (const Found& f : found_[t * g.rows + k]) {
+        keys_.push_back((static_cast<std::uint64_t>(f.parent) << v_bits) | static_cast<std::uint64_t>(f.vertex));
+      }
+    }
+    if (v_bits + p_bits <= 64) {
+      sort_keys(keys_, key_scratch_, v_bits + p_bits);
+      for (const std::uint64_t key : keys_) parents_out_.add(0, k, key >> v_bits, key & ((std::uint64_t{1} << v_bits) - 1));
+    } else {  // ids too wide for one word: unsorted, each pair whole
+      for (std::size_t t = 0; t < found_.size() / g.rows; ++t)
+        for (const Found& f : found_[t * g.rows + k]) parents_out_.add(0, k, f.parent, f.vertex);
+    }
+  }
+  parents_out_.finish(0);
   parents_out_.assemble(x.send, x.send_counts, x.send_displs);
   x.recv_counts = col_comm_.alltoallv_into<std::uint8_t>(x.send, x.send_counts, x.recv);
   x.recv_displs = mpi::Comm::displacements(x.recv_counts);
@@ -377,8 +401,8 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
   std::vector<StepCounts> found(omp_get_max_threads());
   exchange::decode_packets(
       x.recv, x.recv_counts, x.recv_displs, compression_, sizeof(Column),
-      [&](int) { return static_cast<std::uint64_t>(part_.local_count()); },
-      static_cast<std::uint64_t>(part_.num_vertices()), [&](int t, int, std::uint64_t v, std::uint64_t parent) {
+      [&](int) { return static_cast<std::uint64_t>(part_.num_vertices()); },
+      static_cast<std::uint64_t>(part_.local_count()), [&](int t, int, std::uint64_t parent, std::uint64_t v) {
         const local_t local = static_cast<local_t>(v);
         claim(csr_.to_sorted(local), local, static_cast<vertex_t>(parent), parents, found[t]);
       });

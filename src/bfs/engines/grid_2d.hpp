@@ -66,7 +66,13 @@ class Grid2D : public BfsEngine {
   exchange::SliceGather column_gather_;  // expand: this block's frontier to the column
   exchange::SliceGather row_gather_;     // bottom-up: this block's frontier (sorted) to the row
   exchange::PacketBuckets fold_out_;     // top-down: (u, v) to the row, by column
-  exchange::PacketBuckets parents_out_;  // bottom-up: (vertex, parent) to the column, by row
+  exchange::PacketBuckets parents_out_;  // bottom-up: (parent, vertex) to the column, by row
+  struct Found {
+    Column parent;  // global id
+    Column vertex;  // index in the owner's block
+  };
+  std::vector<std::vector<Found>> found_;  // bottom-up, [thread * R + row]: parents for that row's block
+  std::vector<std::uint64_t> keys_, key_scratch_;  // ... sorted by parent, then vertex
 
   Csr2D<Column> csr_;
   edge_count_t global_entries_ = 0;
