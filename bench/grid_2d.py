@@ -98,9 +98,12 @@ def main():
     one16 = find("hybrid-1d", a.scale16, 16, at16)
     bytes16 = {r["engine"]: r["bytes_sent_per_search"] / one16["bytes_sent_per_search"]
                for r in at16 if r["engine"].startswith("hybrid-2d")}
-    memory = [{"scale": r["scale"], "np": r["np"], "engine": r["engine"],
-               "over_hybrid_1d": r["peak_bytes_per_tuple"] / find("hybrid-1d", r["scale"], r["np"])["peak_bytes_per_tuple"]}
-              for r in rows if r["engine"] in ("top-down-2d", "hybrid-2d")]
+    memory = []
+    for r in rows:
+        if r["engine"] in ("top-down-2d", "hybrid-2d"):
+            one = find("hybrid-1d", r["scale"], r["np"])
+            memory.append({"scale": r["scale"], "np": r["np"], "engine": r["engine"],
+                           "over_hybrid_1d": r["peak_bytes_per_tuple"] / one["peak_bytes_per_tuple"]})
     ratios = [p["ratio_2d_over_1d"] for p in pairs]
     targets = {
         "fold_vlq_over_none_max": max(f["vlq_over_none"] for f in fold) if fold else None,

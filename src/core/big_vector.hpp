@@ -7,6 +7,7 @@
 //    is written before it is read.
 #include <sys/mman.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 #include <type_traits>
@@ -55,5 +56,16 @@ class BigAllocator {
 
 template <class T>
 using big_vector = std::vector<T, BigAllocator<T>>;
+
+// Hands the pages of v's spare capacity back to the system without moving v (shrink_to_fit would
+// copy, doubling the peak); v keeps its capacity, and pages touched again come back zeroed.
+template <class T>
+void release_spare_capacity(big_vector<T>& v) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  constexpr std::uintptr_t kPage = 4096;
+  const std::uintptr_t first = (reinterpret_cast<std::uintptr_t>(v.data() + v.size()) + kPage - 1) & ~(kPage - 1);
+  const std::uintptr_t last = reinterpret_cast<std::uintptr_t>(v.data() + v.capacity()) & ~(kPage - 1);
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+}
 
 }  // namespace g500

@@ -70,7 +70,9 @@ void decode_packets(std::span<const std::uint8_t> received, const std::vector<in
   };
   std::vector<Packet> packets;
   for (std::size_t r = 0; r < counts.size(); ++r)
-    for (auto p : split_fold_packets(received.subspan(displs[r], counts[r]))) packets.push_back({p, static_cast<int>(r)});
+    for (auto p : split_fold_packets(received.subspan(displs[r], counts[r]))) {
+      packets.push_back({p, static_cast<int>(r)});
+    }
   const std::int64_t n = static_cast<std::int64_t>(packets.size());
   std::string error;
 #pragma omp parallel

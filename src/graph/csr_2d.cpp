@@ -14,15 +14,17 @@ namespace {
 // Each vertex's degree, summed over the processor column: every rank of the column holds the row
 // lengths of all of V_j (its own entries), and rank i of the column gets the sums for its block.
 template <class Column>
-big_vector<edge_count_t> block_degrees(const Csr2D<Column>& csr, const Partition2D& grid, const mpi::Comm& col_comm) {
+big_vector<Column> block_degrees(const Csr2D<Column>& csr, const Partition2D& grid, const mpi::Comm& col_comm) {
   const Partition1D& part = grid.part();
-  std::vector<edge_count_t> lengths(csr.rows());
+  std::vector<Column> lengths(csr.rows());  // a degree is below N, so it fits a stored id
 #pragma omp parallel for schedule(static)
-  for (local_t u = 0; u < csr.rows(); ++u) lengths[u] = csr.row_length(u);
+  for (local_t u = 0; u < csr.rows(); ++u) lengths[u] = static_cast<Column>(csr.row_length(u));
   std::vector<int> counts(grid.grid().rows);
-  for (int i = 0; i < grid.grid().rows; ++i) counts[i] = static_cast<int>(part.count_of(grid.col() * grid.grid().rows + i));
-  big_vector<edge_count_t> degree(part.local_count());
-  col_comm.reduce_scatter<edge_count_t>(lengths, degree, counts, mpi::Op::sum);
+  for (int i = 0; i < grid.grid().rows; ++i) {
+    counts[i] = static_cast<int>(part.count_of(grid.col() * grid.grid().rows + i));
+  }
+  big_vector<Column> degree(part.local_count());
+  col_comm.reduce_scatter<Column>(lengths, degree, counts, mpi::Op::sum);
   return degree;
 }
 

@@ -21,7 +21,7 @@ template <class Column>
 struct Csr2D {
   big_vector<edge_count_t> offsets;  // one row per vertex of V_j, + 1
   big_vector<Column> columns;        // W positions
-  big_vector<edge_count_t> degree;   // of each vertex of this rank's 1D block, by local index
+  big_vector<Column> degree;         // of each vertex of this rank's 1D block, by local index
   // With vertex sorting, this block's vertices by decreasing degree (ties by index): sorted index
   // -> local index, and back. Empty without sorting: the identity.
   big_vector<Column> sorted_to_local, local_to_sorted;

@@ -144,8 +144,8 @@ Rows<Column> place_arcs(const EdgeSource& source, const mpi::Comm& comm, std::in
   return out;
 }
 
-// Slides the rows together: row r keeps its first kept[r] entries. The room duplicates took stays
-// reserved: shrinking would copy the rows, doubling the peak.
+// Slides the rows together: row r keeps its first kept[r] entries. The room duplicates took is
+// handed back to the system in place (shrinking would copy the rows, doubling the peak).
 template <class Column>
 void close_up_rows(big_vector<edge_count_t>& offsets, big_vector<Column>& columns,
                    const std::vector<edge_count_t>& kept) {
@@ -158,6 +158,7 @@ void close_up_rows(big_vector<edge_count_t>& offsets, big_vector<Column>& column
   }
   offsets[n_rows] = at;
   columns.resize(at);
+  release_spare_capacity(columns);
 }
 
 // Sorts each row by key_of(entry), drops entries whose keys repeat (copies of one neighbour) and

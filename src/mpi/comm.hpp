@@ -53,6 +53,7 @@ MPI_Datatype arithmetic_type() {
   else if constexpr (std::is_same_v<T, std::int64_t>) return MPI_INT64_T;
   else if constexpr (std::is_same_v<T, std::uint64_t>) return MPI_UINT64_T;
   else if constexpr (std::is_same_v<T, std::int32_t>) return MPI_INT32_T;
+  else if constexpr (std::is_same_v<T, std::uint32_t>) return MPI_UINT32_T;
   else if constexpr (std::is_same_v<T, std::uint8_t>) return MPI_UINT8_T;
   else static_assert(sizeof(T) == 0, "no MPI type for T");
 }

@@ -77,7 +77,8 @@ std::int64_t grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
   const double n_col = shape.vertices / grid.cols + 64 * grid.rows;
   double bytes = csr_2d_build_bytes(shape.vertices, shape.tuples, grid, id);
   bytes += 3 * n_local / 8 + n_col / 8 + n_row / 8;  // visited (two orders), next; column and row frontiers
-  bytes += id * n_row;                              // hybrid: the vertex of each W position
+  bytes += id * n_row + n_row;                      // hybrid: the vertex and degree code of each W position
+  bytes += n_col / 8;                               // hybrid: empty rows
   bytes += 2 * 2 * 20.0 * static_cast<double>(exchange::kTopDownRound);  // fold: two slots, sent and received
   return static_cast<std::int64_t>(std::min(bytes, 9.0e18));
 }
@@ -114,41 +115,50 @@ void Grid2D<Column>::build(const EdgeSource& source) {
   next_ = Bitmap(n_local);
   if (direction_optimizing_) next_sorted_ = Bitmap(n_local);
   column_frontier_ = Bitmap(grid_.col_count(grid_.col()));
-  if (direction_optimizing_) {
-    row_frontier_ = Bitmap(grid_.w_count());
-    // The vertex behind each W position, for the parents a bottom-up step finds.
-    w_to_global_.resize(grid_.w_count());
-    std::vector<Column> locals(csr_.sorted_to_local.begin(), csr_.sorted_to_local.end());
-    if (locals.empty()) {
-      locals.resize(n_local);
-      for (local_t i = 0; i < n_local; ++i) locals[i] = static_cast<Column>(i);
+  if (direction_optimizing_) build_bottom_up_tables();
+}
+
+template <class Column>
+void Grid2D<Column>::build_bottom_up_tables() {
+  const local_t n_local = part_.local_count();
+  row_frontier_ = Bitmap(grid_.w_count());
+  std::vector<int> counts, displs;
+  for (int c = 0; c < grid_.grid().cols; ++c) {
+    counts.push_back(static_cast<int>(part_.count_of(grid_.block_in_row(c))));
+    displs.push_back(static_cast<int>(grid_.w_begin(c)));
+  }
+  // The vertex behind each W position, for the parents a bottom-up step finds: the row gathers each
+  // block's local index by sorted number, in place, then adds the block's first id.
+  w_to_global_.resize(grid_.w_count());
+  {
+    std::vector<Column> locals(n_local);
+    for (local_t s = 0; s < n_local; ++s) locals[s] = static_cast<Column>(csr_.to_local(s));
+    row_comm_.allgatherv<Column>(locals, w_to_global_.data(), counts, displs);
+  }
+  for (int c = 0; c < grid_.grid().cols; ++c) {
+    const vertex_t base = part_.begin_of(grid_.block_in_row(c));
+    for (vertex_t w = grid_.w_begin(c); w < grid_.w_begin(c) + counts[c]; ++w) {
+      w_to_global_[w] = static_cast<Column>(base + w_to_global_[w]);
     }
-    std::vector<int> counts, displs;
-    for (int c = 0; c < grid_.grid().cols; ++c) {
-      counts.push_back(static_cast<int>(part_.count_of(grid_.block_in_row(c))));
-      displs.push_back(static_cast<int>(grid_.w_begin(c)));
-    }
-    std::vector<Column> w_local(grid_.w_count());
-    row_comm_.allgatherv<Column>(locals, w_local.data(), counts, displs);
-    for (int c = 0; c < grid_.grid().cols; ++c) {
-      const vertex_t base = part_.begin_of(grid_.block_in_row(c));
-      for (vertex_t w = grid_.w_begin(c); w < grid_.w_begin(c) + counts[c]; ++w) w_to_global_[w] = base + w_local[w];
-    }
-    // The degree code of every W position's vertex, for each row's entry of highest degree.
-    std::vector<std::uint8_t> mine(n_local), code(grid_.w_count());
-    for (local_t s = 0; s < n_local; ++s) mine[s] = degree_code(csr_.degree[locals[s]]);
+  }
+  // Each row's entry of highest degree to its front, from the degree code of every W position's
+  // vertex; the rotation keeps the others in order.
+  std::vector<std::uint8_t> code(grid_.w_count());
+  {
+    std::vector<std::uint8_t> mine(n_local);
+    for (local_t s = 0; s < n_local; ++s) mine[s] = degree_code(csr_.degree[csr_.to_local(s)]);
     row_comm_.allgatherv<std::uint8_t>(mine, code.data(), counts, displs);
-    first_entry_.resize(csr_.rows());
-    empty_rows_ = Bitmap(csr_.rows());
-    for (local_t u = 0; u < csr_.rows(); ++u)
-      if (csr_.row_length(u) == 0) empty_rows_.set(u);
+  }
+  empty_rows_ = Bitmap(csr_.rows());
+  for (local_t u = 0; u < csr_.rows(); ++u)
+    if (csr_.row_length(u) == 0) empty_rows_.set(u);
 #pragma omp parallel for schedule(dynamic, 1024)
-    for (local_t u = 0; u < csr_.rows(); ++u) {
-      const Column* best = csr_.begin(u);
-      for (const Column* it = csr_.begin(u); it != csr_.end(u); ++it)
-        if (code[*it] > code[*best]) best = it;
-      first_entry_[u] = best != csr_.end(u) ? *best : Column{};
-    }
+  for (local_t u = 0; u < csr_.rows(); ++u) {
+    Column* row = csr_.columns.data() + csr_.offsets[u];
+    Column* best = row;
+    for (Column* it = row; it != row + csr_.row_length(u); ++it)
+      if (code[*it] > code[*best]) best = it;
+    if (best != row + csr_.row_length(u)) std::rotate(row, best, best + 1);
   }
 }
 
@@ -189,10 +199,15 @@ void Grid2D<Column>::encode_piece(local_t first, local_t last, int slot, std::sp
         const local_t u = w * kWordBits + __builtin_ctzll(bits);
         if (u < first || u >= last) continue;
         mine.edges_examined += csr_.row_length(u);
-        int c = 0;  // entries rise, and so do their columns
+        int c = 0;  // entries rise, and so do their columns (but for a hybrid row's first)
         for (const Column* it = csr_.begin(u); it != csr_.end(u); ++it) {
           const vertex_t pos = static_cast<vertex_t>(*it);
-          while (c + 1 < cols && pos >= grid_.w_begin(c + 1)) ++c;
+          if (direction_optimizing_ && it == csr_.begin(u)) {
+            c = grid_.col_of_w(pos);
+          } else {
+            if (direction_optimizing_ && it == csr_.begin(u) + 1) c = 0;
+            while (c + 1 < cols && pos >= grid_.w_begin(c + 1)) ++c;
+          }
           const vertex_t index = pos - grid_.w_begin(c);
           if (c == me) {
             claim(index, u_base + u, parents, mine);
@@ -322,11 +337,9 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
           const local_t v = w * kWordBits + b;
           if (v >= count) break;
           const local_t row = offset + v;
-          ++mine.edges_examined;
-          Column parent = first_entry_[row];
-          bool hit = in_frontier(parent);
+          Column parent{};
+          bool hit = false;
           for (const Column* it = csr_.begin(row); !hit && it != csr_.end(row); ++it) {
-            if (*it == first_entry_[row]) continue;
             ++mine.edges_examined;
             if (in_frontier(*it)) {
               parent = *it;
@@ -336,7 +349,7 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
           if (!hit) continue;
           newly |= word_t{1} << b;
           if (s == 0) {  // this rank's own block: the parent goes straight in
-            parents[v] = w_to_global_[parent];
+            parents[v] = static_cast<vertex_t>(w_to_global_[parent]);
             const local_t sorted = csr_.to_sorted(v);
             visited_.set_atomic(sorted);
             next_sorted_.set_atomic(sorted);
@@ -344,7 +357,7 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
             found_here.discovered_edges += csr_.degree[v];
           } else {
             found_[static_cast<std::size_t>(t) * g.rows + k].push_back(
-                {static_cast<Column>(w_to_global_[parent]), static_cast<Column>(v)});
+                {w_to_global_[parent], static_cast<Column>(v)});
           }
         }
         done[w] |= newly;
@@ -387,7 +400,8 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
     }
     if (v_bits + p_bits <= 64) {
       sort_keys(keys_, key_scratch_, v_bits + p_bits);
-      for (const std::uint64_t key : keys_) parents_out_.add(0, k, key >> v_bits, key & ((std::uint64_t{1} << v_bits) - 1));
+      const std::uint64_t v_mask = (std::uint64_t{1} << v_bits) - 1;
+      for (const std::uint64_t key : keys_) parents_out_.add(0, k, key >> v_bits, key & v_mask);
     } else {  // ids too wide for one word: unsorted, each pair whole
       for (std::size_t t = 0; t < found_.size() / g.rows; ++t)
         for (const Found& f : found_[t * g.rows + k]) parents_out_.add(0, k, f.parent, f.vertex);

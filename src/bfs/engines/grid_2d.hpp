@@ -47,6 +47,10 @@ class Grid2D : public BfsEngine {
   bool sparse(std::int64_t frontier_vertices) const {
     return sparse_allowed_ && frontier_vertices < static_cast<std::int64_t>(part_.num_vertices() / 32);
   }
+  // hybrid-2d's tables beside the graph: W position -> vertex, empty rows; and each row's entry of
+  // highest degree moved to its front (bottom-up tests it first: it finds most parents), the rest
+  // still rising.
+  void build_bottom_up_tables();
   void expand(std::int64_t frontier_vertices);
   StepCounts fold(std::span<vertex_t> parents, LevelProfiler& profiler);
   // Encodes the edges of the frontier rows [first, last) of the column range into slot `slot`,
@@ -76,10 +80,7 @@ class Grid2D : public BfsEngine {
 
   Csr2D<Column> csr_;
   edge_count_t global_entries_ = 0;
-  std::vector<vertex_t> w_to_global_;  // bottom-up: the vertex of each W position
-  // Bottom-up: each row's entry of highest degree, tested before the row is read (as hybrid-1d's
-  // first-neighbour array): it finds most parents without touching the rows.
-  big_vector<Column> first_entry_;
+  std::vector<Column> w_to_global_;  // bottom-up: the vertex of each W position
   Bitmap empty_rows_;  // bottom-up: rows of the column range with no entries here, never searched
 
   Bitmap visited_;          // this block, by sorted index
