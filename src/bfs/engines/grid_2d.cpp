@@ -48,21 +48,13 @@ exchange::SliceLayout row_layout(const Partition2D& grid) {
   return layout;
 }
 
-template <template <class> class Engine>
-std::unique_ptr<BfsEngine> make_grid_engine(const EngineContext& context, bool direction_optimizing) {
-  if (use_32_bit_ids(context.options.ids, context.part.num_vertices())) {
-    return std::make_unique<Engine<std::uint32_t>>(context, direction_optimizing);
-  }
-  return std::make_unique<Engine<vertex_t>>(context, direction_optimizing);
-}
-
 }  // namespace
 
 std::unique_ptr<BfsEngine> make_top_down_2d(const EngineContext& context) {
-  return make_grid_engine<Grid2D>(context, false);
+  return make_for_id_width<Grid2D>(context, false);
 }
 std::unique_ptr<BfsEngine> make_hybrid_2d(const EngineContext& context) {
-  return make_grid_engine<Grid2D>(context, true);
+  return make_for_id_width<Grid2D>(context, true);
 }
 
 std::int64_t grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
