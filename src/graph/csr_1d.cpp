@@ -28,8 +28,7 @@ void sort_rows_by_neighbour_degree(Csr1D<Column>& csr, const mpi::Comm& comm) {
   }
   comm.allgatherv<std::uint8_t>(mine, code.data(), counts, displs);
   // The code above the id in one word (the narrowest that holds both), or a pair past 56-bit ids.
-  const int id_bits =
-      std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(part.num_vertices() - 1))));
+  const int id_bits = rows::id_bits(part.num_vertices());
   auto by_word = [&]<class Word>(Word) {
     rows::sort_rows_by_key<Column, Word>(
         csr.offsets, csr.columns, id_bits + 8,
@@ -58,7 +57,7 @@ Csr1D<Column> build_csr_1d(const EdgeSource& source, const Partition1D& part, co
       [&](vertex_t row) { return part.to_local(row); });
   Csr1D<Column> csr{part, std::move(placed.offsets), std::move(placed.columns)};
   if (order == RowOrder::by_neighbour_degree) sort_rows_by_neighbour_degree(csr, comm);
-  else rows::sort_rows_by_id(csr.offsets, csr.columns);
+  else rows::sort_rows_by_id(csr.offsets, csr.columns, rows::id_bits(part.num_vertices()));
   return csr;
 }
 

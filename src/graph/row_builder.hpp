@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cstring>
 #include <span>
 #include <type_traits>
@@ -103,6 +104,11 @@ class ArcPlacer {
   std::vector<std::int64_t> block_start_;
 };
 
+// Bits that hold every value below `count` (at least 1).
+inline int id_bits(std::int64_t count) {
+  return std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(count > 0 ? count - 1 : 0))));
+}
+
 // The rows of one rank as kernel 1 fills them.
 template <class Column>
 struct Rows {
@@ -189,17 +195,28 @@ void sort_rows_by_key(big_vector<edge_count_t>& offsets, big_vector<Column>& col
   close_up_rows(offsets, columns, kept);
 }
 
-// Each row sorted by value, duplicates dropped.
+// Each row sorted by value, duplicates dropped. Values lie below 2^bits: long rows go by radix.
 template <class Column>
-void sort_rows_by_id(big_vector<edge_count_t>& offsets, big_vector<Column>& columns) {
+void sort_rows_by_id(big_vector<edge_count_t>& offsets, big_vector<Column>& columns, int bits) {
+  using Key = std::make_unsigned_t<Column>;
   const local_t n_rows = static_cast<local_t>(offsets.size()) - 1;
   std::vector<edge_count_t> kept(n_rows);
-#pragma omp parallel for schedule(dynamic, 1024)
-  for (local_t r = 0; r < n_rows; ++r) {
-    Column* row_begin = columns.data() + offsets[r];
-    Column* row_end = columns.data() + offsets[r + 1];
-    std::sort(row_begin, row_end);
-    kept[r] = std::unique(row_begin, row_end) - row_begin;
+#pragma omp parallel
+  {
+    std::vector<Key> keys, scratch;
+#pragma omp for schedule(dynamic, 1024)
+    for (local_t r = 0; r < n_rows; ++r) {
+      Column* row_begin = columns.data() + offsets[r];
+      Column* row_end = columns.data() + offsets[r + 1];
+      if (row_end - row_begin >= 512) {
+        keys.assign(row_begin, row_end);
+        radix_sort(keys, scratch, bits);
+        std::copy(keys.begin(), keys.end(), row_begin);
+      } else {
+        std::sort(row_begin, row_end);
+      }
+      kept[r] = std::unique(row_begin, row_end) - row_begin;
+    }
   }
   close_up_rows(offsets, columns, kept);
 }
