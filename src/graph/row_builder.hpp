@@ -199,26 +199,9 @@ void sort_rows_by_key(big_vector<edge_count_t>& offsets, big_vector<Column>& col
 template <class Column>
 void sort_rows_by_id(big_vector<edge_count_t>& offsets, big_vector<Column>& columns, int bits) {
   using Key = std::make_unsigned_t<Column>;
-  const local_t n_rows = static_cast<local_t>(offsets.size()) - 1;
-  std::vector<edge_count_t> kept(n_rows);
-#pragma omp parallel
-  {
-    std::vector<Key> keys, scratch;
-#pragma omp for schedule(dynamic, 1024)
-    for (local_t r = 0; r < n_rows; ++r) {
-      Column* row_begin = columns.data() + offsets[r];
-      Column* row_end = columns.data() + offsets[r + 1];
-      if (row_end - row_begin >= 512) {
-        keys.assign(row_begin, row_end);
-        radix_sort(keys, scratch, bits);
-        std::copy(keys.begin(), keys.end(), row_begin);
-      } else {
-        std::sort(row_begin, row_end);
-      }
-      kept[r] = std::unique(row_begin, row_end) - row_begin;
-    }
-  }
-  close_up_rows(offsets, columns, kept);
+  sort_rows_by_key<Column, Key>(
+      offsets, columns, bits, [](Column v) { return static_cast<Key>(v); },
+      [](Key key) { return static_cast<Column>(key); });
 }
 
 }  // namespace g500::rows
