@@ -3,7 +3,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <bit>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -15,6 +14,7 @@
 #include "core/timer.hpp"
 #include "exchange/rounds.hpp"
 #include "graph/degree_code.hpp"
+#include "graph/row_builder.hpp"
 
 namespace g500 {
 namespace {
@@ -314,7 +314,7 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
       StepCounts mine, found_here;
 #pragma omp for schedule(dynamic, 256) nowait
       for (std::int64_t w = 0; w < words; ++w) {
-        // Most rows are not read (the first entry finds the parent); those that are come in order:
+        // Rows come in order, and most stop at their first entry (the highest-degree one):
         // prefetch the next word's.
         const std::int64_t row_word = offset / kWordBits + w;  // blocks are whole words
         if (w + 1 < words) {
@@ -374,15 +374,15 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
       exchange_seconds += passing.seconds();
     }
   }
-  // Parents to the owners, within the column: (index in the block, parent) as fold packets, the
-  // indices rising, so each costs a byte or two besides its parent.
+  // Parents to the owners, within the column, as fold packets of (parent, index in the block),
+  // sorted by parent: a hub's children then cost a byte or two each, since the parent repeats and
+  // the indices rise (the fold format's delta when u repeats).
   exchanging.restart();
   Slot& x = slots_[0];
-  // Sorted by parent, a hub's children cost a byte or two each: the parent repeats and the
-  // children's indices rise (the fold format's delta when u repeats).
   parents_out_.clear();
-  const int v_bits = std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(part_.count_of(0)))));
-  const int p_bits = std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(part_.num_vertices()))));
+  local_t largest_block = 0;
+  for (int k = 0; k < g.rows; ++k) largest_block = std::max<local_t>(largest_block, part_.count_of(first_block + k));
+  const int v_bits = rows::id_bits(largest_block), p_bits = rows::id_bits(part_.num_vertices());
   for (int k = 0; k < g.rows; ++k) {
     keys_.clear();
     for (std::size_t t = 0; t < found_.size() / g.rows; ++t) {
