@@ -45,6 +45,11 @@ class BadInput(unittest.TestCase):
             (["--bfs", "top-down-1d", "--coalescing-size", "0"], "--coalescing-size must be between 1 and 2^26"),
             (["--bfs", "top-down-1d", "--coalescing-size", "-4"], "--coalescing-size must be between 1 and 2^26"),
             (["--bfs", "top-down-1d", "--coalescing-size", "99999999999"], "--coalescing-size must be between"),
+            (["--bfs", "hybrid-2d", "--grid", "3x3"], "--grid 3x3 needs 9 ranks"),
+            (["--bfs", "top-down-2d", "--grid", "2y2"], "--grid must be RxC"),
+            (["--bfs", "top-down-2d", "--grid", "x"], "--grid must be RxC"),
+            (["--bfs", "hybrid-2d", "--compress", "zip"], "--compress"),
+            (["--bfs", "hybrid-2d", "--sort-vertices", "maybe"], "--sort-vertices"),
         ]
         for args, expect in cases:
             with self.subTest(args=args):

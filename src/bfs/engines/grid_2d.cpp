@@ -59,12 +59,9 @@ std::unique_ptr<BfsEngine> make_hybrid_2d(const EngineContext& context) {
 
 std::int64_t grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
   const double id = id_bytes(options, shape.vertices);
-  // The grid is checked when the engine is made; a bad one here takes the square estimate.
-  GridShape grid = default_grid(shape.ranks);
-  try {
-    grid = parse_grid(options.grid.grid, shape.ranks);
-  } catch (const UserError&) {
-  }
+  // The harness estimates before it generates anything, so a grid that does not fit the rank
+  // count is refused here, at once.
+  const GridShape grid = parse_grid(options.grid.grid, shape.ranks);
   const double n_local = shape.vertices / shape.ranks + 64, n_row = shape.vertices / grid.rows + 64 * grid.cols;
   const double n_col = shape.vertices / grid.cols + 64 * grid.rows;
   double bytes = csr_2d_build_bytes(shape.vertices, shape.tuples, grid, id);
