@@ -50,6 +50,26 @@ class Consistency(unittest.TestCase):
                 self.assertEqual(stats["num_mpi_processes"], str(np))
                 self.assertEqual(result["machine"]["threads_per_process"], threads)
 
+    def test_2d_engines_find_the_same_levels(self):
+        """Both 2D engines, on default and explicit grids and both fold formats, give hybrid-1d's
+        roots, edge counts and per-level vertices; the JSON names the grid; vlq folds fewer bytes."""
+        base, _ = self.run_json(1, 1)
+        fold_bytes = {}
+        for engine, np, extra in [("hybrid-2d", 2, []), ("hybrid-2d", 4, []), ("top-down-2d", 3, []),
+                                  ("hybrid-2d", 4, ["--grid", "4x1"]), ("top-down-2d", 4, ["--compress", "none"]),
+                                  ("top-down-2d", 4, [])]:
+            with self.subTest(engine=engine, np=np, extra=extra):
+                result, _ = self.run_json(np, 1, ["--bfs", engine, *extra])
+                self.assertEqual(fingerprint(result), fingerprint(base))
+                self.assertTrue(all(r["result"] == "valid" for r in result["runs"]))
+                grid = extra[1] if extra[:1] == ["--grid"] else {2: "1x2", 3: "1x3", 4: "2x2"}[np]
+                self.assertEqual(result["graph"]["layout"], grid + " process grid")
+                if engine == "top-down-2d" and np == 4:
+                    logical = result["traffic"]["search"]["logical"]
+                    self.assertGreater(logical["fold.edges"]["items"], 0)
+                    fold_bytes[result["options"]["compress"]] = logical["fold.bytes"]["items"]
+        self.assertLess(fold_bytes["vlq"], fold_bytes["none"])
+
     def test_skip_validation_marks_the_output(self):
         valid, _ = self.run_json(2, 1)
         skipped, stats = self.run_json(2, 1, ["--skip-validation"])
