@@ -154,6 +154,17 @@ void Grid2D<Column>::build_bottom_up_tables() {
 template <class Column>
 void Grid2D<Column>::claim(local_t sorted, local_t local, vertex_t parent, std::span<vertex_t> parents,
                            StepCounts& counts) {
+  if (one_thread_) {  // plain stores: a locked one stalls on each (random) cache miss
+    if (visited_.test(sorted)) return;
+    visited_.set(sorted);
+    visited_local_.set(local);
+    next_.set(local);
+    if (direction_optimizing_) next_sorted_.set(sorted);
+    parents[local] = parent;
+    ++counts.discovered;
+    counts.discovered_edges += csr_.degree[local];
+    return;
+  }
   if (!visited_.set_atomic(sorted)) return;
   visited_local_.set_atomic(local);
   parents[local] = parent;
@@ -340,8 +351,13 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
           if (s == 0) {  // this rank's own block: the parent goes straight in
             parents[v] = static_cast<vertex_t>(w_to_global_[parent]);
             const local_t sorted = csr_.to_sorted(v);
-            visited_.set_atomic(sorted);
-            next_sorted_.set_atomic(sorted);
+            if (one_thread_) {
+              visited_.set(sorted);
+              next_sorted_.set(sorted);
+            } else {
+              visited_.set_atomic(sorted);
+              next_sorted_.set_atomic(sorted);
+            }
             ++found_here.discovered;
             found_here.discovered_edges += csr_.degree[v];
           } else {
@@ -422,6 +438,7 @@ void Grid2D<Column>::search(vertex_t root, std::span<vertex_t> parents, SearchPr
     throw std::invalid_argument("2D engine: the parent array does not match this rank's block");
   }
   std::fill(parents.begin(), parents.end(), kNoParent);
+  one_thread_ = omp_get_max_threads() == 1;
   visited_.clear();
   visited_local_.clear();
   next_.clear();

@@ -99,6 +99,7 @@ class Grid2D : public BfsEngine {
   Slot slots_[2];
   std::vector<local_t> piece_ends_;
   std::int64_t fold_edges_sent_ = 0;
+  bool one_thread_ = false;  // this search's team is one thread: bitmaps need no atomics
 };
 
 }  // namespace g500
