@@ -7,6 +7,7 @@
 
 #include "bfs/bfs_options.hpp"
 #include "bfs/level_profile.hpp"
+#include "bfs/level_profiler.hpp"
 
 namespace g500 {
 
@@ -38,6 +39,12 @@ class DirectionPolicy {
     }
     unexplored_edges_ -= frontier_edges_;
     return direction_;
+  }
+
+  // Ends a level: the profiler sums (and records) what the step found, which becomes the frontier.
+  void end_level(LevelProfiler& profiler, int level, Direction direction, const StepCounts& step) {
+    const StepCounts found = profiler.end_level(level, direction, frontier_vertices_, frontier_edges_, step);
+    advance(found.discovered, found.discovered_edges);
   }
 
   // The level found `discovered` vertices with `discovered_edges` edges: the next frontier.

@@ -3,7 +3,9 @@
 // and search() once per root (kernel 2, timed). Whatever the engine's own layout, search writes
 // the parents of the vertices of this rank's block of the common 1D partition, which is what the
 // validator reads. Engines are made through the registry (bfs/registry.hpp).
+#include <algorithm>
 #include <span>
+#include <stdexcept>
 #include <string>
 
 #include "bfs/bfs_options.hpp"
@@ -21,6 +23,20 @@ struct EngineContext {
   const Partition1D& part;  // the common 1D partition the parents are written in
   const BfsOptions& options;
 };
+
+// Throws unless `parents` is this rank's block of the common partition (an engine's search takes
+// whatever the caller hands it; a wrong length is a programming error, not a user's).
+inline void check_parents(std::span<const vertex_t> parents, const Partition1D& part, const char* engine) {
+  if (static_cast<local_t>(parents.size()) != part.local_count()) {
+    throw std::invalid_argument(std::string(engine) + ": the parent array does not match this rank's block");
+  }
+}
+
+// check_parents, then every vertex unreached: where each search of a host engine starts.
+inline void start_parents(std::span<vertex_t> parents, const Partition1D& part, const char* engine) {
+  check_parents(parents, part, engine);
+  std::fill(parents.begin(), parents.end(), kNoParent);
+}
 
 class BfsEngine {
  public:

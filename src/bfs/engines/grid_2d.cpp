@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <stdexcept>
 #include <string>
 
 #include "bfs/direction_policy.hpp"
@@ -182,7 +181,7 @@ void Grid2D<Column>::expand(std::int64_t frontier_vertices) {
 }
 
 template <class Column>
-void Grid2D<Column>::encode_piece(local_t first, local_t last, int slot, std::span<vertex_t> parents,
+std::int64_t Grid2D<Column>::encode_piece(local_t first, local_t last, int slot, std::span<vertex_t> parents,
                                   StepCounts& counts) {
   const int cols = grid_.grid().cols, me = grid_.col();
   const vertex_t u_base = grid_.col_begin(me);
@@ -221,9 +220,9 @@ void Grid2D<Column>::encode_piece(local_t first, local_t last, int slot, std::sp
     fold_out_.finish(t);
     counts.add_atomic(mine);
   }
-  fold_edges_sent_ += sent;
   Slot& s = slots_[slot];
   fold_out_.assemble(s.send, s.send_counts, s.send_displs);
+  return sent;
 }
 
 template <class Column>
@@ -260,7 +259,7 @@ StepCounts Grid2D<Column>::fold(std::span<vertex_t> parents, LevelProfiler& prof
   if (in_piece > 0) piece_ends_.push_back(rows);
   const std::int64_t pieces = static_cast<std::int64_t>(piece_ends_.size());
   const std::int64_t rounds = row_comm_.allreduce<std::int64_t>(pieces, mpi::Op::max);
-  fold_edges_sent_ = 0;
+  std::int64_t edges_sent = 0;
   std::int64_t bytes_sent = 0;
   double waiting = 0;
   for (std::int64_t k = 0; k <= rounds; ++k) {
@@ -268,7 +267,7 @@ StepCounts Grid2D<Column>::fold(std::span<vertex_t> parents, LevelProfiler& prof
       // Ranks with fewer pieces take part with nothing to send.
       const local_t first = k >= pieces ? rows : k == 0 ? 0 : piece_ends_[k - 1];
       const local_t last = k >= pieces ? rows : piece_ends_[k];
-      encode_piece(first, last, static_cast<int>(k % 2), parents, step);
+      edges_sent += encode_piece(first, last, static_cast<int>(k % 2), parents, step);
       Slot& s = slots_[k % 2];
       bytes_sent += s.send.size() - s.send_counts[grid_.col()];
       const Timer posting;
@@ -287,7 +286,7 @@ StepCounts Grid2D<Column>::fold(std::span<vertex_t> parents, LevelProfiler& prof
     }
   }
   profiler.add_exchange(waiting);
-  mpi::traffic().add_logical("fold.edges", fold_edges_sent_);
+  mpi::traffic().add_logical("fold.edges", edges_sent);
   mpi::traffic().add_logical("fold.bytes", bytes_sent);
   return step;
 }
@@ -434,10 +433,7 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
 
 template <class Column>
 void Grid2D<Column>::search(vertex_t root, std::span<vertex_t> parents, SearchProfile* profile) {
-  if (static_cast<local_t>(parents.size()) != part_.local_count()) {
-    throw std::invalid_argument("2D engine: the parent array does not match this rank's block");
-  }
-  std::fill(parents.begin(), parents.end(), kNoParent);
+  start_parents(parents, part_, "2D engine");
   one_thread_ = omp_get_max_threads() == 1;
   visited_.clear();
   visited_local_.clear();
@@ -469,9 +465,7 @@ void Grid2D<Column>::search(vertex_t root, std::span<vertex_t> parents, SearchPr
     } else {
       step = bottom_up(policy.frontier_vertices(), parents, profiler);
     }
-    const StepCounts found =
-        profiler.end_level(level, direction, policy.frontier_vertices(), policy.frontier_edges(), step);
-    policy.advance(found.discovered, found.discovered_edges);
+    policy.end_level(profiler, level, direction, step);
   }
 }
 

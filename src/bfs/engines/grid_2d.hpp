@@ -54,8 +54,8 @@ class Grid2D : public BfsEngine {
   void expand(std::int64_t frontier_vertices);
   StepCounts fold(std::span<vertex_t> parents, LevelProfiler& profiler);
   // Encodes the edges of the frontier rows [first, last) of the column range into slot `slot`,
-  // claiming this rank's own targets on the spot.
-  void encode_piece(local_t first, local_t last, int slot, std::span<vertex_t> parents, StepCounts& counts);
+  // claiming this rank's own targets on the spot; returns the edges it encoded for other ranks.
+  std::int64_t encode_piece(local_t first, local_t last, int slot, std::span<vertex_t> parents, StepCounts& counts);
   void decode_received(int slot, std::span<vertex_t> parents, StepCounts& counts);
   StepCounts bottom_up(std::int64_t frontier_vertices, std::span<vertex_t> parents, LevelProfiler& profiler);
 
@@ -98,7 +98,6 @@ class Grid2D : public BfsEngine {
   };
   Slot slots_[2];
   std::vector<local_t> piece_ends_;
-  std::int64_t fold_edges_sent_ = 0;
   bool one_thread_ = false;  // this search's team is one thread: bitmaps need no atomics
 };
 

@@ -3,7 +3,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <stdexcept>
 
 #include "bfs/engine_factories.hpp"
 #include "bfs/id_width.hpp"
@@ -209,10 +208,7 @@ void Hybrid1D<Column>::bitmap_to_queue() {
 
 template <class Column>
 void Hybrid1D<Column>::search(vertex_t root, std::span<vertex_t> parents, SearchProfile* profile) {
-  if (static_cast<local_t>(parents.size()) != part_.local_count()) {
-    throw std::invalid_argument("hybrid-1d: the parent array does not match this rank's block");
-  }
-  std::fill(parents.begin(), parents.end(), kNoParent);
+  start_parents(parents, part_, "hybrid-1d");
   std::copy(isolated_.data(), isolated_.data() + isolated_.num_words(), visited_.data());
   queue_.clear();
   edge_count_t root_degree = 0;
@@ -246,9 +242,7 @@ void Hybrid1D<Column>::search(vertex_t root, std::span<vertex_t> parents, Search
       frontier_is_bitmap = true;
     }
     profiler.add_exchange(exchange_seconds_);
-    const StepCounts found =
-        profiler.end_level(level, direction, policy.frontier_vertices(), policy.frontier_edges(), step);
-    policy.advance(found.discovered, found.discovered_edges);
+    policy.end_level(profiler, level, direction, step);
   }
 }
 

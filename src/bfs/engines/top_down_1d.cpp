@@ -1,7 +1,6 @@
 #include "bfs/engines/top_down_1d.hpp"
 
 #include <algorithm>
-#include <stdexcept>
 
 #include "bfs/engine_factories.hpp"
 #include "bfs/id_width.hpp"
@@ -35,10 +34,7 @@ void TopDown1D<Column>::build(const EdgeSource& source) {
 
 template <class Column>
 void TopDown1D<Column>::search(vertex_t root, std::span<vertex_t> parents, SearchProfile* profile) {
-  if (static_cast<local_t>(parents.size()) != part_.local_count()) {
-    throw std::invalid_argument("top-down-1d: the parent array does not match this rank's block");
-  }
-  std::fill(parents.begin(), parents.end(), kNoParent);
+  start_parents(parents, part_, "top-down-1d");
   visited_.clear();
   queue_.clear();
   edge_count_t frontier_edges = 0;

@@ -1,6 +1,5 @@
 #include "bfs/engines/sort_unique/sort_unique.hpp"
 
-#include <stdexcept>
 
 #include "bfs/engine_factories.hpp"
 #include "bfs/id_width.hpp"
@@ -67,9 +66,7 @@ void SortUnique<Column>::build(const EdgeSource& source) {
 
 template <class Column>
 void SortUnique<Column>::search(vertex_t root, std::span<vertex_t> parents, SearchProfile* profile) {
-  if (static_cast<local_t>(parents.size()) != part_.local_count()) {
-    throw std::invalid_argument("sort-unique: the parent array does not match this rank's block");
-  }
+  check_parents(parents, part_, "sort-unique");
   std::int64_t frontier_edges = comm_.allreduce<std::int64_t>(device_->start(root), mpi::Op::sum);
   std::int64_t frontier_vertices = 1;
   LevelProfiler profiler(comm_, profile);
