@@ -42,6 +42,15 @@ struct GridOptions {
   bool sort_vertices = true;
 };
 
+// Node-aware communication of hybrid-1d (group "node"; papers 000 and 002).
+struct NodeOptions {
+  int ranks_per_node = 0;           // 0: the real nodes; K: pretend nodes of K consecutive ranks
+  bool node_shared = false;         // one frontier bitmap per node, in shared memory
+  bool parallel_allgather = false;  // every rank of a node takes part in the inter-node allgather
+  std::string relay;                // "NxM": top-down messages through a relay rank; empty: direct
+  int hubs = 0;                     // highest-degree vertices whose frontier and visited bits every rank keeps
+};
+
 // The width of stored vertex ids (group "ids"): 32-bit whenever N <= 2^32 unless told otherwise.
 enum class IdWidth { automatic, bits32, bits64 };
 
@@ -52,6 +61,7 @@ struct BfsOptions {
   CoalescingOptions coalescing;
   DeviceOptions device;
   GridOptions grid;
+  NodeOptions node;
   IdWidth ids = IdWidth::automatic;
   // Items per exchange round within a search step; 0 takes the engine's default. Not an option
   // of the command line: tests set it small so that steps take many rounds.

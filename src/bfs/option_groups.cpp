@@ -123,4 +123,41 @@ const OptionGroup kGridGroup = {
     },
 };
 
+const OptionGroup kNodeGroup = {
+    "node",
+    [](CLI::App& app, BfsOptions& o) {
+      const char* heading = "Node-aware communication (papers 000, 002)";
+      app.add_option("--ranks-per-node", o.node.ranks_per_node,
+                     "ranks per node: 0 finds the real nodes; K makes pretend nodes of K consecutive ranks (tests on "
+                     "one machine)")
+          ->capture_default_str()->transform(decimal<int>())->group(heading);
+      app.add_flag("--node-shared", o.node.node_shared,
+                   "keep the bottom-up frontier bitmaps once per node in MPI-3 shared memory")->group(heading);
+      app.add_flag("--parallel-allgather", o.node.parallel_allgather,
+                   "with --node-shared: every rank of a node takes part in the inter-node allgather")->group(heading);
+      app.add_option("--relay", o.node.relay,
+                     "top-down messages through a relay rank of an N x M arrangement of the ranks (NxM, N*M = ranks, "
+                     "or auto: the most square); empty: straight to the owner")
+          ->group(heading);
+      app.add_option("--hubs", o.node.hubs,
+                     "top-down steps: every rank keeps the visited bits of up to K highest-degree vertices, so edges "
+                     "to them send no message (0: off)")
+          ->capture_default_str()->transform(decimal<int>())->group(heading);
+    },
+    [](const BfsOptions& o) {
+      if (o.node.ranks_per_node < 0) throw UserError("--ranks-per-node must be 0 (the real nodes) or positive");
+      if (o.node.parallel_allgather && !o.node.node_shared) throw UserError("--parallel-allgather needs --node-shared");
+      if (o.node.hubs < 0 || o.node.hubs > (1 << 24)) {
+        throw UserError("--hubs must be between 0 and 2^24, got " + std::to_string(o.node.hubs));
+      }
+    },
+    [](const BfsOptions& o, nlohmann::json& out) {
+      out["ranks_per_node"] = o.node.ranks_per_node;
+      out["node_shared"] = o.node.node_shared;
+      out["parallel_allgather"] = o.node.parallel_allgather;
+      out["hubs"] = o.node.hubs;
+      out["relay"] = o.node.relay;
+    },
+};
+
 }  // namespace g500

@@ -25,5 +25,6 @@ extern const OptionGroup kIdsGroup;
 extern const OptionGroup kCoalescingGroup;
 extern const OptionGroup kDeviceGroup;
 extern const OptionGroup kGridGroup;
+extern const OptionGroup kNodeGroup;
 
 }  // namespace g500

@@ -7,7 +7,7 @@ namespace g500 {
 const std::vector<EngineSpec>& engine_table() {
   static const std::vector<EngineSpec> table = {
       {"hybrid-1d", "direction-optimizing BFS on a 1D partition (Beamer; papers 000, 002)", &make_hybrid_1d,
-       &hybrid_1d_memory_bytes, mpi::ThreadLevel::funneled, {&kDirectionGroup, &kBottomUpGroup, &kIdsGroup}},
+       &hybrid_1d_memory_bytes, mpi::ThreadLevel::funneled, {&kDirectionGroup, &kBottomUpGroup, &kIdsGroup, &kNodeGroup}},
       {"top-down-1d",
        "level-synchronous top-down BFS with asynchronous, coalesced point-to-point queries, one thread per rank "
        "(the reference code's; paper 001)",

@@ -17,6 +17,7 @@
 #include "harness/progress.hpp"
 #include "harness/roots.hpp"
 #include "io/edge_file.hpp"
+#include "mpi/node_topology.hpp"
 #include "partition/partition_1d.hpp"
 #include "validate/bfs_validator.hpp"
 
@@ -60,6 +61,9 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   const std::int64_t estimate = estimate_run_bytes(options.scale, options.edgefactor, comm.size(), options.bfs);
   check_memory(comm, estimate, "SCALE " + std::to_string(options.scale));
   const EngineSpec& spec = find_engine(options.bfs.engine);
+  // Which ranks share a node, for the traffic between and within nodes (--ranks-per-node pretends).
+  const mpi::NodeTopology nodes(comm, options.bfs.node.ranks_per_node);
+  mpi::traffic().set_nodes(nodes.node_of_rank(), comm.rank());
 
   RunRecord run;
   run.memory_estimate_per_rank = estimate;
@@ -138,6 +142,7 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   traffic.search = search_traffic.counts();
   traffic.validation = validation_traffic.counts();
   run.traffic = gather_traffic(comm, traffic, search_traffic.peer_bytes(), options.comm_matrix);
+  run.traffic.nodes = nodes.num_nodes();
   progress.say("%s", traffic_line(run.traffic, roots.size()).c_str());
   run.peak_memory = comm.allgather(peak_resident_bytes());
   std::int64_t peak_total = 0;

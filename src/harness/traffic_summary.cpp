@@ -8,13 +8,14 @@
 namespace g500 {
 namespace {
 
-constexpr int kOpFields = 5;
+constexpr int kOpFields = 6;
 
 // The numbers of a TrafficCounts in a fixed order: ops, distinct peers, logical (calls, items) by
 // name. Every rank has the same logical names, so packed vectors line up across ranks.
 void pack(const mpi::TrafficCounts& c, std::vector<std::int64_t>& out) {
   for (const mpi::OpTraffic& t : c.ops) {
-    out.insert(out.end(), {t.calls, t.messages_sent, t.bytes_sent, t.messages_received, t.bytes_received});
+    out.insert(out.end(),
+               {t.calls, t.messages_sent, t.bytes_sent, t.messages_received, t.bytes_received, t.bytes_between_nodes});
   }
   out.push_back(c.distinct_peers);
   for (const auto& [name, l] : c.logical) out.insert(out.end(), {l.calls, l.items});
@@ -24,7 +25,7 @@ void pack(const mpi::TrafficCounts& c, std::vector<std::int64_t>& out) {
 std::size_t unpack(const std::int64_t* in, const mpi::TrafficCounts& shape, mpi::TrafficCounts& c) {
   std::size_t at = 0;
   for (mpi::OpTraffic& t : c.ops) {
-    t = {in[at], in[at + 1], in[at + 2], in[at + 3], in[at + 4]};
+    t = {in[at], in[at + 1], in[at + 2], in[at + 3], in[at + 4], in[at + 5]};
     at += kOpFields;
   }
   c.distinct_peers = in[at++];
@@ -99,11 +100,12 @@ nlohmann::json to_json(const mpi::TrafficCounts& c) {
     if (t.calls == 0) continue;
     ops[mpi::to_string(static_cast<mpi::OpKind>(k))] = {
         {"calls", t.calls}, {"messages_sent", t.messages_sent}, {"bytes_sent", t.bytes_sent},
-        {"messages_received", t.messages_received}, {"bytes_received", t.bytes_received}};
+        {"messages_received", t.messages_received}, {"bytes_received", t.bytes_received},
+        {"bytes_between_nodes", t.bytes_between_nodes}};
   }
   nlohmann::json logical = nlohmann::json::object();
   for (const auto& [name, l] : c.logical) logical[name] = {{"calls", l.calls}, {"items", l.items}};
-  return {{"bytes_sent", c.bytes_sent()}, {"messages_sent", c.messages_sent()}, {"calls", c.calls()},
+  return {{"bytes_sent", c.bytes_sent()}, {"bytes_between_nodes", c.bytes_between_nodes()}, {"messages_sent", c.messages_sent()}, {"calls", c.calls()},
           {"distinct_peers", c.distinct_peers}, {"ops", ops}, {"logical", logical}};
 }
 
@@ -117,6 +119,7 @@ nlohmann::json to_json(const TrafficSummary& summary) {
   nlohmann::json out = {{"construction", to_json(total(summary, &PhaseTraffic::construction))},
                         {"search", to_json(total(summary, &PhaseTraffic::search))},
                         {"validation", to_json(total(summary, &PhaseTraffic::validation))},
+                        {"nodes", summary.nodes},
                         {"per_rank", per_rank}};
   if (!summary.matrix.empty()) {
     const std::size_t p = summary.per_rank.size();
@@ -141,7 +144,15 @@ std::string traffic_line(const TrafficSummary& summary, std::size_t searches) {
                 static_cast<double>(t.bytes_sent()) * per / 1e6, static_cast<double>(t.messages_sent()) * per,
                 static_cast<double>(t.calls()) * per, static_cast<double>(busiest) / 1e6,
                 static_cast<long long>(t.distinct_peers));
-  return line;
+  std::string out = line;
+  if (summary.nodes > 1) {
+    const std::int64_t between = t.bytes_between_nodes();
+    std::snprintf(line, sizeof line, "; %.4g MB between its %d nodes and %.4g MB within them per search",
+                  static_cast<double>(between) * per / 1e6, summary.nodes,
+                  static_cast<double>(t.bytes_sent() - between) * per / 1e6);
+    out += line;
+  }
+  return out;
 }
 
 }  // namespace g500

@@ -22,6 +22,7 @@ struct PhaseTraffic {
 
 struct TrafficSummary {
   std::vector<PhaseTraffic> per_rank;
+  int nodes = 1;  // the nodes the ranks are on (each operation's bytes_between_nodes are to other nodes)
   std::vector<std::int64_t> matrix;  // kernel 2 bytes, [source * P + destination]; empty unless asked
 };
 

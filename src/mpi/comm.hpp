@@ -135,6 +135,14 @@ class Comm {
     MPI_Allgatherv(mine.data(), detail::checked_count(mine.size()), detail::bytes_type<T>(), out,
                    counts.data(), displs.data(), detail::bytes_type<T>(), comm_);
   }
+  // allgatherv with every rank's slice already in place: `buffer` holds counts[r] items of rank r
+  // at displs[r], and this rank's part is sent from there.
+  template <class T>
+  void allgatherv_inplace(T* buffer, const std::vector<int>& counts, const std::vector<int>& displs) const {
+    count_gather(static_cast<std::size_t>(counts[rank_]) * sizeof(T), counts, sizeof(T));
+    MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buffer, counts.data(), displs.data(), detail::bytes_type<T>(),
+                   comm_);
+  }
   // Personalized all-to-all: send[displs[r] .. + send_counts[r]) goes to rank r. `recv` gets what
   // arrived, ordered by source rank (resized, its capacity reused); returns the receive counts.
   template <class T>

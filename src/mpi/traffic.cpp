@@ -23,6 +23,12 @@ std::int64_t TrafficCounts::bytes_sent() const {
   return total;
 }
 
+std::int64_t TrafficCounts::bytes_between_nodes() const {
+  std::int64_t total = 0;
+  for (const OpTraffic& t : ops) total += t.bytes_between_nodes;
+  return total;
+}
+
 std::int64_t TrafficCounts::messages_sent() const {
   std::int64_t total = 0;
   for (const OpTraffic& t : ops) total += t.messages_sent;
@@ -40,7 +46,8 @@ void TrafficCounts::add(const TrafficCounts& other) {
     OpTraffic& a = ops[k];
     const OpTraffic& b = other.ops[k];
     a = {a.calls + b.calls, a.messages_sent + b.messages_sent, a.bytes_sent + b.bytes_sent,
-         a.messages_received + b.messages_received, a.bytes_received + b.bytes_received};
+         a.messages_received + b.messages_received, a.bytes_received + b.bytes_received,
+         a.bytes_between_nodes + b.bytes_between_nodes};
   }
   distinct_peers = std::max(distinct_peers, other.distinct_peers);
   for (const auto& [name, l] : other.logical) {
@@ -69,7 +76,8 @@ TrafficCounts TrafficSnapshot::since(const TrafficSnapshot& earlier) const {
   for (int k = 0; k < kOpKinds; ++k) {
     const OpTraffic &now = counts.ops[k], &then = earlier.counts.ops[k];
     d.ops[k] = {now.calls - then.calls, now.messages_sent - then.messages_sent, now.bytes_sent - then.bytes_sent,
-                now.messages_received - then.messages_received, now.bytes_received - then.bytes_received};
+                now.messages_received - then.messages_received, now.bytes_received - then.bytes_received,
+                now.bytes_between_nodes - then.bytes_between_nodes};
   }
   for (const auto& [name, now] : counts.logical) {
     const auto it = earlier.counts.logical.find(name);

@@ -32,6 +32,7 @@ struct OpTraffic {
   std::int64_t bytes_sent = 0;
   std::int64_t messages_received = 0;
   std::int64_t bytes_received = 0;
+  std::int64_t bytes_between_nodes = 0;  // of bytes_sent, to ranks of other nodes (set_nodes)
 };
 
 // A logical count of an exchange pattern: how often it ran and how many items it moved.
@@ -52,6 +53,7 @@ struct TrafficCounts {
   // union are not known from counts alone: TrafficTally knows them).
   void add(const TrafficCounts& other);
   std::int64_t bytes_sent() const;
+  std::int64_t bytes_between_nodes() const;
   std::int64_t messages_sent() const;
   std::int64_t calls() const;
 };
@@ -75,8 +77,15 @@ inline constexpr bool kCountTraffic = true;
 
 class TrafficCounters {
  public:
-  explicit TrafficCounters(int world_size) : peer_bytes_(world_size, 0) {}
+  explicit TrafficCounters(int world_size) : peer_bytes_(world_size, 0), node_of_(world_size, 0), my_node_(0) {}
 
+  // Which node each world rank is on (and this rank's), so bytes between nodes count apart.
+  void set_nodes(std::vector<int> node_of_rank, int my_rank) {
+    node_of_ = std::move(node_of_rank);
+    my_node_ = node_of_[my_rank];
+  }
+
+  // An operation's counts; the bytes to_peer saw since the last record() are its own.
   void record(OpKind kind, std::int64_t messages_sent, std::int64_t bytes_sent, std::int64_t messages_received,
               std::int64_t bytes_received) {
     OpTraffic& t = counts_.ops[static_cast<int>(kind)];
@@ -85,9 +94,15 @@ class TrafficCounters {
     t.bytes_sent += bytes_sent;
     t.messages_received += messages_received;
     t.bytes_received += bytes_received;
+    t.bytes_between_nodes += pending_between_;
+    pending_between_ = 0;
   }
+  // Bytes of the operation about to be recorded that go to `world_rank`.
   void to_peer(int world_rank, std::int64_t bytes) {
-    if constexpr (kCountTraffic) peer_bytes_[world_rank] += bytes;
+    if constexpr (kCountTraffic) {
+      peer_bytes_[world_rank] += bytes;
+      if (node_of_[world_rank] != my_node_) pending_between_ += bytes;
+    }
   }
   void add_logical(const char* name, std::int64_t n) {
     if constexpr (kCountTraffic) {
@@ -102,6 +117,9 @@ class TrafficCounters {
  private:
   TrafficCounts counts_;
   std::vector<std::int64_t> peer_bytes_;
+  std::vector<int> node_of_;
+  int my_node_;
+  std::int64_t pending_between_ = 0;
 };
 
 // The sum of several stretches of work (every timed search, every validation), with the distinct

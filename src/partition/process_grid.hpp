@@ -28,20 +28,20 @@ inline GridShape default_grid(int ranks) {
   return {rows, ranks / rows};
 }
 
-// "auto" or "RxC" with R * C = ranks; anything else is a UserError that says why.
-inline GridShape parse_grid(const std::string& text, int ranks) {
+// "auto" or "RxC" with R * C = ranks; anything else is a UserError that says why (naming `flag`).
+inline GridShape parse_grid(const std::string& text, int ranks, const std::string& flag = "--grid") {
   if (text == "auto") return default_grid(ranks);
   const std::size_t x = text.find('x');
   auto number = [&](const std::string& part) {
     if (part.empty() || part.size() > 6 || part.find_first_not_of("0123456789") != std::string::npos) {
-      throw UserError("--grid must be RxC (for example 2x3) or auto, got '" + text + "'");
+      throw UserError(flag + " must be RxC (for example 2x3) or auto, got '" + text + "'");
     }
     return std::stoi(part);
   };
   if (x == std::string::npos) number("");
   const GridShape g{number(text.substr(0, x)), number(text.substr(x + 1))};
   if (g.rows < 1 || g.cols < 1 || static_cast<long long>(g.rows) * g.cols != ranks) {
-    throw UserError("--grid " + text + " needs " + std::to_string(static_cast<long long>(g.rows) * g.cols) +
+    throw UserError(flag + " " + text + " needs " + std::to_string(static_cast<long long>(g.rows) * g.cols) +
                     " ranks, but the run has " + std::to_string(ranks));
   }
   return g;

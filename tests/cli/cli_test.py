@@ -50,6 +50,12 @@ class BadInput(unittest.TestCase):
             (["--bfs", "top-down-2d", "--grid", "x"], "--grid must be RxC"),
             (["--bfs", "hybrid-2d", "--compress", "zip"], "--compress"),
             (["--bfs", "hybrid-2d", "--sort-vertices", "maybe"], "--sort-vertices"),
+            (["--relay", "3x3"], "--relay 3x3 needs 9 ranks"),
+            (["--relay", "2y2"], "--relay must be RxC"),
+            (["--parallel-allgather"], "--parallel-allgather needs --node-shared"),
+            (["--hubs", "-1"], "--hubs must be between 0 and 2^24"),
+            (["--ranks-per-node", "-1"], "--ranks-per-node must be 0 (the real nodes) or positive"),
+            (["--ranks-per-node", "3", "--node-shared"], "--ranks-per-node 3 does not divide"),
         ]
         for args, expect in cases:
             with self.subTest(args=args):

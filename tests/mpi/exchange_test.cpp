@@ -3,8 +3,10 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <optional>
 
-#include "exchange/frontier_gather.hpp"
+#include "core/error.hpp"
+#include "exchange/frontier_exchange.hpp"
 #include "exchange/owner_buckets.hpp"
 #include "exchange/owner_query.hpp"
 #include "exchange/rounds.hpp"
@@ -48,6 +50,35 @@ TEST(OwnerBuckets, DeliversEveryItemGroupedBySource) {
   }
 }
 
+// Through every N x M arrangement of the ranks, each rank gets exactly the items sent to it, and
+// talks only to its column and its row: N + M - 2 other ranks (the paper's N + M - 1 with itself).
+TEST(OwnerBuckets, RelayedDeliversEveryItemThroughRowAndColumn) {
+  const mpi::Comm world = mpi::Comm::world();
+  const int p = world.size(), me = world.rank();
+  for (int rows = 1; rows <= p; ++rows) {
+    if (p % rows != 0) continue;
+    const exchange::RelayGrid grid(world, {rows, p / rows});
+    exchange::OwnerBuckets<Item> buckets(p, 2, "test.items");
+    std::vector<Item> got;
+    for (int d = 0; d < p; ++d)
+      for (int k = 0; k < me + d + 1; ++k) buckets.push(k % 2, d, Item{me, d, k});
+    const mpi::TrafficSnapshot before = mpi::traffic().snapshot();
+    buckets.exchange_relayed(world, grid, got, [](const Item& item) { return item.dest; });
+    const mpi::TrafficCounts used = mpi::traffic().snapshot().since(before);
+    EXPECT_LE(used.distinct_peers, rows + p / rows - 2) << rows << "x" << p / rows;
+    std::vector<std::vector<int>> ks(p);
+    for (const Item& item : got) {
+      ASSERT_EQ(item.dest, me);
+      ks[item.source].push_back(item.k);
+    }
+    for (int s = 0; s < p; ++s) {
+      std::sort(ks[s].begin(), ks[s].end());
+      ASSERT_EQ(static_cast<int>(ks[s].size()), s + me + 1) << "from " << s;
+      for (int k = 0; k < s + me + 1; ++k) EXPECT_EQ(ks[s][k], k);
+    }
+  }
+}
+
 // Every rank asks about every vertex (in a scrambled order, some twice); the owners answer 3v + 1
 // and each reply comes back in the asking order, local questions included.
 TEST(OwnerQuery, RepliesComeBackInTheAskingOrder) {
@@ -74,24 +105,65 @@ TEST(OwnerQuery, RepliesComeBackInTheAskingOrder) {
   omp_set_num_threads(1);
 }
 
-// Each rank sets the bits of its own vertices that are multiples of 7; the gathered frontier is
-// exactly those of all ranks, and the summary says "maybe" wherever a bit is set.
-TEST(FrontierGather, GathersEveryRanksSlice) {
+// Each rank sets the bits of its own vertices that are multiples of 7 (then of 5, to see the two
+// buffers of the shared frontier take turns); the gathered frontier is exactly those of all ranks,
+// and the summary says "maybe" wherever a bit is set. The flat gather and the node-shared one with
+// one node, pretend nodes of 2 ranks and of 1, leader-only and parallel allgathers.
+struct Sharing {
+  int ranks_per_node;  // -1: flat gather
+  bool parallel;
+};
+
+void check_frontier_exchange(const Sharing& s) {
   const mpi::Comm world = mpi::Comm::world();
   const vertex_t n = 5000;
   const Partition1D part(n, world.size(), world.rank());
+  if (s.ranks_per_node > 0 && world.size() % s.ranks_per_node != 0) return;
+  std::optional<mpi::NodeTopology> nodes;
+  if (s.ranks_per_node >= 0) nodes.emplace(world, s.ranks_per_node);
   for (int granularity : {1, 64, 256}) {
-    exchange::FrontierGather gather(world, part, granularity);
-    Bitmap local(part.local_count());
-    for (vertex_t v = part.begin(); v < part.end(); ++v)
-      if (v % 7 == 0) local.set(part.to_local(v));
-    gather.gather(local);
-    for (vertex_t v = 0; v < n; ++v) {
-      ASSERT_EQ(gather.frontier().test(v), v % 7 == 0) << v;
-      if (v % 7 == 0) {
-        ASSERT_TRUE(gather.summary().may_contain(v));
+    auto gather = exchange::make_frontier_exchange(world, part, granularity, {nodes ? &*nodes : nullptr, s.parallel});
+    for (int step : {7, 5, 3}) {
+      const std::span<word_t> slice = gather->next_slice();
+      ASSERT_EQ(static_cast<std::int64_t>(slice.size()), part.local_words());
+      std::fill(slice.begin(), slice.end(), word_t{0});
+      for (vertex_t v = part.begin(); v < part.end(); ++v)
+        if (v % step == 0) slice[part.to_local(v) >> 6] |= word_t{1} << (part.to_local(v) & 63);
+      gather->exchange();
+      const exchange::FrontierView view = gather->view();
+      for (vertex_t v = 0; v < n; ++v) {
+        ASSERT_EQ(view.frontier.test(v), v % step == 0) << v << " step " << step << " granularity " << granularity;
+        ASSERT_EQ(view.contains(v), v % step == 0) << v;
       }
     }
+  }
+}
+
+TEST(FrontierExchange, FlatGatherHasEveryRanksSlice) { check_frontier_exchange({-1, false}); }
+TEST(FrontierExchange, SharedOnTheRealNode) { check_frontier_exchange({0, false}); }
+TEST(FrontierExchange, SharedOnPretendNodesOfTwo) { check_frontier_exchange({2, false}); }
+TEST(FrontierExchange, SharedOnPretendNodesOfTwoParallel) { check_frontier_exchange({2, true}); }
+TEST(FrontierExchange, SharedOnPretendNodesOfOneParallel) { check_frontier_exchange({1, true}); }
+
+// Pretend nodes: K consecutive ranks; a K that does not divide the ranks is refused on every rank.
+TEST(NodeTopology, PretendNodesAreConsecutiveBlocks) {
+  const mpi::Comm world = mpi::Comm::world();
+  const mpi::NodeTopology real(world, 0);
+  EXPECT_EQ(real.num_nodes(), 1);  // the tests run on one machine
+  EXPECT_EQ(real.local_size(), world.size());
+  if (world.size() % 2 == 0) {
+    const mpi::NodeTopology pairs(world, 2);
+    EXPECT_EQ(pairs.num_nodes(), world.size() / 2);
+    EXPECT_EQ(pairs.node_index(), world.rank() / 2);
+    EXPECT_EQ(pairs.local_rank(), world.rank() % 2);
+    EXPECT_TRUE(pairs.consecutive());
+    EXPECT_TRUE(pairs.uniform());
+    const mpi::Comm cross = pairs.cross_nodes();
+    EXPECT_EQ(cross.size(), world.size() / 2);
+    EXPECT_EQ(cross.rank(), world.rank() / 2);
+  }
+  if (world.size() > 1) {
+    EXPECT_THROW(mpi::NodeTopology(world, world.size() + 1), UserError);
   }
 }
 

@@ -3,10 +3,12 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 
 #include "bfs/engine_factories.hpp"
 #include "bfs/id_width.hpp"
 #include "core/timer.hpp"
+#include "graph/degree_code.hpp"
 
 namespace g500 {
 
@@ -15,6 +17,8 @@ std::unique_ptr<BfsEngine> make_hybrid_1d(const EngineContext& context) {
 }
 
 std::int64_t hybrid_1d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
+  // A relay arrangement that does not fit the rank count is refused here, before any work.
+  if (!options.node.relay.empty()) parse_grid(options.node.relay, shape.ranks, "--relay");
   const double id = id_bytes(options, shape.vertices);
   const double n_local = shape.vertices / shape.ranks + 64, m_local = shape.tuples / shape.ranks + 1;
   double bytes = csr_1d_build_bytes(shape.vertices, shape.tuples, shape.ranks, id);
@@ -24,14 +28,20 @@ std::int64_t hybrid_1d_memory_bytes(const GraphShape& shape, const BfsOptions& o
   bytes += 2 * 8 * n_local;                                 // frontier queues
   // top-down offers (buckets, sent, received): one round, plus room for a hub's row that ends it
   bytes += 3 * 2 * id * std::min(2 * m_local, 2.0 * exchange::kTopDownRound);
+  if (options.node.hubs > 0) bytes += shape.vertices / 8 + 17.0 * options.node.hubs;  // hub bitmap, ids, state
   return static_cast<std::int64_t>(std::min(bytes, 9.0e18));
 }
 
 template <class Column>
 Hybrid1D<Column>::Hybrid1D(const EngineContext& context)
     : options_(context.options), comm_(context.comm), part_(context.part), csr_{part_, {}, {}},
-      gather_(comm_, part_, options_.bottom_up.summary_granularity),
-      buckets_(comm_.size(), omp_get_max_threads(), "top_down.parent_offers") {}
+      buckets_(comm_.size(), omp_get_max_threads(), "top_down.parent_offers") {
+  const NodeOptions& node = options_.node;
+  if (node.node_shared) nodes_.emplace(comm_, node.ranks_per_node);
+  if (!node.relay.empty()) relay_.emplace(comm_, parse_grid(node.relay, comm_.size(), "--relay"));
+  gather_ = exchange::make_frontier_exchange(comm_, part_, options_.bottom_up.summary_granularity,
+                                             {nodes_ ? &*nodes_ : nullptr, node.parallel_allgather});
+}
 
 template <class Column>
 void Hybrid1D<Column>::build(const EdgeSource& source) {
@@ -43,11 +53,13 @@ void Hybrid1D<Column>::build(const EdgeSource& source) {
   isolated_ = Bitmap(part_.local_count());
   for (local_t i = 0; i < part_.local_count(); ++i)
     if (csr_.degree(i) == 0) isolated_.set(i);
-  frontier_bits_ = Bitmap(part_.local_count());
   first_neighbour_.resize(part_.local_count());
 #pragma omp parallel for schedule(static)
   for (local_t i = 0; i < part_.local_count(); ++i) first_neighbour_[i] = csr_.degree(i) ? *csr_.begin(i) : Column{};
   thread_next_.assign(omp_get_max_threads(), {});
+  if (options_.node.hubs > 0) {
+    hubs_.select(comm_, part_, options_.node.hubs, [&](local_t i) { return degree_code(csr_.degree(i)); });
+  }
 }
 
 template <class Column>
@@ -78,6 +90,12 @@ StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
     }
   }
   if (in_piece > 0) piece_ends_.push_back(static_cast<std::int64_t>(queue_.size()));
+  const bool with_hubs = hubs_.count() > 0;
+  if (with_hubs && hubs_stale_) {
+    hubs_.refresh(comm_, part_, [&](vertex_t h) { return visited_.test(part_.to_local(h)); });
+    hubs_stale_ = false;
+  }
+  std::int64_t hub_edges = 0;
   const std::int64_t rounds = comm_.allreduce<std::int64_t>(piece_ends_.size(), mpi::Op::max);
   for (std::int64_t r = 0; r < rounds; ++r) {
     // Ranks with fewer pieces take part in the remaining exchanges with nothing to send.
@@ -89,6 +107,7 @@ StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
       const int t = omp_get_thread_num();
       std::vector<local_t>& next = thread_next_[t];
       StepCounts mine;
+      std::int64_t my_hub_edges = 0;
 #pragma omp for schedule(dynamic, 64) nowait
       for (std::int64_t i = first; i < last; ++i) {
         const local_t u = queue_[i];
@@ -96,6 +115,15 @@ StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
         mine.edges_examined += csr_.degree(u);
         for (const Column* it = csr_.begin(u); it != csr_.end(u); ++it) {
           const vertex_t v = static_cast<vertex_t>(*it);
+          if (with_hubs) {
+            // An edge to a hub never travels: dropped if the hub is visited, else a candidate.
+            const std::int64_t h = hubs_.index(v);
+            if (h >= 0) {
+              ++my_hub_edges;
+              if (!hubs_.visited(h)) hubs_.offer(h, u_global);
+              continue;
+            }
+          }
           const int owner = part_.owner(v);
           if (owner == me) {
             claim(part_.to_local(v), u_global, parents, mine, next);
@@ -105,9 +133,16 @@ StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
         }
       }
       total.add_atomic(mine);
+#pragma omp atomic
+      hub_edges += my_hub_edges;
     }
     const Timer exchanging;
-    buckets_.exchange(comm_, arrived_);
+    if (relay_) {
+      buckets_.exchange_relayed(comm_, *relay_, arrived_,
+                                [&](const ParentOffer& o) { return part_.owner(static_cast<vertex_t>(o.vertex)); });
+    } else {
+      buckets_.exchange(comm_, arrived_);
+    }
     exchange_seconds_ += exchanging.seconds();
     const std::vector<ParentOffer>& arrived = arrived_;
     const std::int64_t n_arrived = static_cast<std::int64_t>(arrived.size());
@@ -123,6 +158,12 @@ StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
       total.add_atomic(mine);
     }
   }
+  if (with_hubs) {
+    mpi::traffic().add_logical("top_down.hub_edges_kept_local", hub_edges);
+    hubs_.settle(comm_, [&](vertex_t hub, vertex_t parent) {
+      if (part_.owns(hub)) claim(part_.to_local(hub), parent, parents, total, thread_next_.front());
+    });
+  }
   queue_.clear();
   for (auto& next : thread_next_) queue_.insert(queue_.end(), next.begin(), next.end());
   return total;
@@ -133,11 +174,10 @@ StepCounts Hybrid1D<Column>::bottom_up_step(std::span<vertex_t> parents) {
   StepCounts total;
   const std::int64_t words = visited_.num_words();
   const local_t n_local = part_.local_count();
-  const Bitmap& frontier = gather_.frontier();
-  const SummaryBitmap& summary = gather_.summary();
-  word_t* next_bits = frontier_bits_.data();
+  const exchange::FrontierView frontier = gather_->view();
+  word_t* next_bits = gather_->next_slice().data();
   word_t* visited_bits = visited_.data();
-  const auto in_frontier = [&](vertex_t u) { return summary.may_contain(u) && frontier.test(u); };
+  const auto in_frontier = [&](vertex_t u) { return frontier.contains(u); };
 #pragma omp parallel
   {
     StepCounts mine;
@@ -189,18 +229,21 @@ StepCounts Hybrid1D<Column>::bottom_up_step(std::span<vertex_t> parents) {
 
 template <class Column>
 void Hybrid1D<Column>::queue_to_bitmap() {
-  frontier_bits_.clear();
+  const std::span<word_t> bits = gather_->next_slice();
+  std::fill(bits.begin(), bits.end(), word_t{0});
   const std::int64_t n = static_cast<std::int64_t>(queue_.size());
 #pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < n; ++i) frontier_bits_.set_atomic(queue_[i]);
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::atomic_ref<word_t>(bits[queue_[i] >> 6]).fetch_or(word_t{1} << (queue_[i] & 63), std::memory_order_relaxed);
+  }
 }
 
 template <class Column>
 void Hybrid1D<Column>::bitmap_to_queue() {
   queue_.clear();
-  const std::int64_t words = frontier_bits_.num_words();
-  for (std::int64_t w = 0; w < words; ++w) {
-    for (word_t bits = frontier_bits_.word(w); bits; bits &= bits - 1) {
+  const std::span<const word_t> slice = gather_->next_slice();
+  for (std::size_t w = 0; w < slice.size(); ++w) {
+    for (word_t bits = slice[w]; bits; bits &= bits - 1) {
       queue_.push_back(w * kWordBits + __builtin_ctzll(bits));
     }
   }
@@ -210,6 +253,8 @@ template <class Column>
 void Hybrid1D<Column>::search(vertex_t root, std::span<vertex_t> parents, SearchProfile* profile) {
   start_parents(parents, part_, "hybrid-1d");
   std::copy(isolated_.data(), isolated_.data() + isolated_.num_words(), visited_.data());
+  hubs_.reset();
+  hubs_stale_ = true;  // the root may be a hub
   queue_.clear();
   edge_count_t root_degree = 0;
   if (part_.owns(root)) {
@@ -236,10 +281,11 @@ void Hybrid1D<Column>::search(vertex_t root, std::span<vertex_t> parents, Search
     } else {
       if (!frontier_is_bitmap) queue_to_bitmap();
       const Timer gathering;
-      gather_.gather(frontier_bits_);
+      gather_->exchange();
       exchange_seconds_ += gathering.seconds();
       step = bottom_up_step(parents);
       frontier_is_bitmap = true;
+      hubs_stale_ = true;
     }
     profiler.add_exchange(exchange_seconds_);
     policy.end_level(profiler, level, direction, step);

@@ -5,17 +5,22 @@
 // IPDPS 2017 [002] (references: docs/papers.md). Top-down steps send (vertex, parent) pairs to the
 // owners with one alltoallv; bottom-up steps gather the frontier as a bitmap and let every unvisited
 // local vertex look for a parent in it, through a summary bitmap. Options: groups "direction",
-// "bottom-up" and "ids".
+// "bottom-up", "ids" and "node" (node-shared frontiers, relay batching, hub replication).
+#include <memory>
+#include <optional>
 #include <vector>
 
 #include "bfs/direction_policy.hpp"
 #include "bfs/engine.hpp"
 #include "bfs/level_profiler.hpp"
 #include "core/bitmap.hpp"
-#include "exchange/frontier_gather.hpp"
+#include "exchange/frontier_exchange.hpp"
 #include "exchange/owner_buckets.hpp"
+#include "exchange/relay_grid.hpp"
+#include "exchange/replicated_hubs.hpp"
 #include "exchange/rounds.hpp"
 #include "graph/csr_1d.hpp"
+#include "mpi/node_topology.hpp"
 
 namespace g500 {
 
@@ -51,13 +56,16 @@ class Hybrid1D : public BfsEngine {
   big_vector<Column> first_neighbour_;  // each row's first (highest-degree) neighbour, for bottom-up
   Bitmap isolated_;       // local block: degree 0
   Bitmap visited_;        // local block
-  Bitmap frontier_bits_;  // local block: the frontier as bits (also where a bottom-up step puts the next)
   std::vector<local_t> queue_;  // the frontier as local indices (top-down steps)
   std::vector<std::int64_t> piece_ends_;  // where each top-down exchange round's piece of queue_ ends
   std::vector<std::vector<local_t>> thread_next_;
-  exchange::FrontierGather gather_;
+  std::optional<mpi::NodeTopology> nodes_;           // with --node-shared
+  std::unique_ptr<exchange::FrontierExchange> gather_;  // its next slice: this block's frontier as bits
   exchange::OwnerBuckets<ParentOffer> buckets_;
   std::vector<ParentOffer> arrived_;
+  std::optional<exchange::RelayGrid> relay_;  // with --relay NxM
+  exchange::ReplicatedHubs hubs_;  // with --hubs K
+  bool hubs_stale_ = true;         // a step visited hubs without telling the other ranks
   double exchange_seconds_ = 0;  // this level's time in collective exchanges
 };
 
