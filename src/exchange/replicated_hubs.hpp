@@ -43,6 +43,12 @@ class ReplicatedHubs {
     // Ranks own ascending blocks, so hubs_ is sorted.
     is_hub_ = Bitmap(part.num_vertices());
     for (vertex_t h : hubs_) is_hub_.set(h);
+    hubs_before_.resize(is_hub_.num_words());
+    std::uint32_t before = 0;
+    for (std::int64_t w = 0; w < is_hub_.num_words(); ++w) {
+      hubs_before_[w] = before;
+      before += static_cast<std::uint32_t>(__builtin_popcountll(is_hub_.word(w)));
+    }
     visited_.assign(hubs_.size(), 0);
     candidates_.assign(hubs_.size(), kNone);
   }
@@ -50,10 +56,13 @@ class ReplicatedHubs {
   std::int64_t count() const { return static_cast<std::int64_t>(hubs_.size()); }
   vertex_t hub(std::int64_t h) const { return hubs_[h]; }
 
-  // Which hub v is, or -1.
+  // Which hub v is, or -1: hubs are numbered in id order, so the index is the count of hub bits
+  // before v's (a rank query: a count per word and one popcount, on every edge of a top-down step).
   std::int64_t index(vertex_t v) const {
-    if (hubs_.empty() || !is_hub_.test(v)) return -1;
-    return std::lower_bound(hubs_.begin(), hubs_.end(), v) - hubs_.begin();
+    const word_t bits = is_hub_.word(v >> 6);
+    const int b = static_cast<int>(v & 63);
+    if (!((bits >> b) & 1)) return -1;
+    return hubs_before_[v >> 6] + __builtin_popcountll(bits & ((word_t{1} << b) - 1));
   }
   bool visited(std::int64_t h) const { return visited_[h] != 0; }
 
@@ -98,6 +107,7 @@ class ReplicatedHubs {
  private:
   std::vector<vertex_t> hubs_;            // ascending
   Bitmap is_hub_;                         // N bits
+  std::vector<std::uint32_t> hubs_before_;  // per word of is_hub_: hubs in the words before it
   std::vector<std::uint8_t> visited_;     // per hub, the same on every rank
   std::vector<vertex_t> candidates_;      // per hub: the smallest parent offered this level
   std::atomic<bool> any_offer_{false};

@@ -28,7 +28,7 @@ std::int64_t hybrid_1d_memory_bytes(const GraphShape& shape, const BfsOptions& o
   bytes += 2 * 8 * n_local;                                 // frontier queues
   // top-down offers (buckets, sent, received): one round, plus room for a hub's row that ends it
   bytes += 3 * 2 * id * std::min(2 * m_local, 2.0 * exchange::kTopDownRound);
-  if (options.node.hubs > 0) bytes += shape.vertices / 8 + 17.0 * options.node.hubs;  // hub bitmap, ids, state
+  if (options.node.hubs > 0) bytes += 3 * shape.vertices / 16 + 17.0 * options.node.hubs;  // hub bitmap, its rank counts, ids, state
   return static_cast<std::int64_t>(std::min(bytes, 9.0e18));
 }
 
