@@ -48,6 +48,8 @@ Command parse_command_line(int argc, const char* const* argv) {
                "Run under MPI: mpirun -np N g500 --scale S",
                "g500"};
   app.set_help_flag("-h,--help", "print this help and exit");
+  bool version = false;
+  app.add_flag("--version", version, "print the version and build options (engines, CUDA, MPI) and exit");
   add_graph_options(app, run.scale, run.edgefactor, run.seed);
   app.add_option("-n,--roots", run.roots, "number of BFS roots (>= 1)")->capture_default_str()->transform(decimal<int>());
   std::string engines_help = "BFS engine:";
@@ -81,6 +83,10 @@ Command parse_command_line(int argc, const char* const* argv) {
     throw UserError(first_line(e.what()));
   }
 
+  if (version) {
+    cmd.kind = Command::Kind::version;
+    return cmd;
+  }
   if (generate->parsed()) {
     cmd.kind = Command::Kind::generate;
     check_graph_options(gen.scale, gen.edgefactor);

@@ -9,7 +9,7 @@
 namespace g500 {
 
 struct Command {
-  enum class Kind { run, generate, help } kind = Kind::run;
+  enum class Kind { run, generate, help, version } kind = Kind::run;
   RunOptions run;
   GenerateOptions generate;
   std::string help_text;

@@ -10,6 +10,7 @@
 
 #include "app/command_line.hpp"
 #include "app/thread_choice.hpp"
+#include "app/version.hpp"
 #include "bfs/registry.hpp"
 #include "core/error.hpp"
 #include "harness/benchmark.hpp"
@@ -46,6 +47,13 @@ int run(const g500::Command& cmd, int argc, char** argv, const g500::mpi::Comm& 
   switch (cmd.kind) {
     case g500::Command::Kind::help:
       if (world.is_root()) std::cout << cmd.help_text;
+      return 0;
+    case g500::Command::Kind::version:
+#ifdef G500_CUDA_BUILD
+      if (world.is_root()) std::cout << g500::version_text(true);
+#else
+      if (world.is_root()) std::cout << g500::version_text(false);
+#endif
       return 0;
     case g500::Command::Kind::generate:
       check_outputs({cmd.generate.output, cmd.generate.weights_output}, world);

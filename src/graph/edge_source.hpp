@@ -7,6 +7,7 @@
 // a file reader will re-read its byte range.
 #include <cstdint>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -29,6 +30,11 @@ class EdgeSource {
   // Tuples first() + offset, ... into `out`, in order. Uses the OpenMP team; the tuples do not
   // depend on its size.
   virtual void read(std::int64_t offset, std::span<Edge> out) const = 0;
+  // Whether the tuples carry weights (in [0, 1), for SSSP), and those of tuples first() + offset, ...
+  virtual bool has_weights() const { return false; }
+  virtual void read_weights(std::int64_t offset, std::span<float> out) const {
+    throw std::logic_error("this edge source has no weights");
+  }
   // Where the tuples come from, for the report.
   virtual std::string describe() const = 0;
 
@@ -51,6 +57,11 @@ class SliceSource : public EdgeSource {
 #pragma omp parallel for schedule(static)
     for (std::size_t i = 0; i < out.size(); ++i) out[i] = slice_.edges[offset + i];
   }
+  bool has_weights() const override { return !slice_.weights.empty(); }
+  void read_weights(std::int64_t offset, std::span<float> out) const override {
+    if (!has_weights()) EdgeSource::read_weights(offset, out);
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = slice_.weights[offset + i];
+  }
   std::string describe() const override { return "in memory"; }
   const EdgeSlice& slice() const { return slice_; }
 
@@ -68,6 +79,17 @@ void for_each_round(const EdgeSource& source, const mpi::Comm& comm, std::int64_
     buffer.resize(last - first);
     source.read(first, buffer);
     visit(first, std::span<const Edge>(buffer.data(), buffer.size()));
+  });
+}
+
+// for_each_round with the weights of each round's tuples too: visit(offset, tuples, weights).
+template <class Visit>
+void for_each_weighted_round(const EdgeSource& source, const mpi::Comm& comm, std::int64_t round, Visit&& visit) {
+  big_vector<float> weights;
+  for_each_round(source, comm, round, [&](std::int64_t first, std::span<const Edge> edges) {
+    weights.resize(edges.size());
+    source.read_weights(first, weights);
+    visit(first, edges, std::span<const float>(weights.data(), weights.size()));
   });
 }
 

@@ -10,6 +10,7 @@
 #include "core/bitmap.hpp"
 #include "exchange/owner_query.hpp"
 #include "exchange/rounds.hpp"
+#include "validate/failure.hpp"
 #include "validate/tuple_relay.hpp"
 
 namespace g500 {
@@ -17,31 +18,6 @@ namespace {
 
 using level_t = std::int32_t;
 constexpr level_t kUnreached = -1;
-
-// A failure seen by this rank; rule 0 means none.
-struct Failure {
-  int rule = 0;
-  std::string message;
-  bool wants(int r) const { return rule == 0 || r < rule; }
-  void set(int r, std::string m) {
-    if (wants(r)) {
-      rule = r;
-      message = std::move(m);
-    }
-  }
-};
-
-// The failure every rank reports: lowest rule number, then lowest rank.
-Failure agree(const mpi::Comm& comm, const Failure& mine) {
-  const std::int64_t none = std::numeric_limits<std::int64_t>::max();
-  const std::int64_t key = mine.rule ? std::int64_t{mine.rule} * comm.size() + comm.rank() : none;
-  const std::int64_t best = comm.allreduce(key, mpi::Op::min);
-  if (best == none) return {};
-  const int owner = static_cast<int>(best % comm.size());
-  return {static_cast<int>(best / comm.size()), comm.broadcast_string(mine.message, owner)};
-}
-
-std::string vid(vertex_t v) { return std::to_string(v); }
 
 // Rule 1 and the levels: level[v] = depth of v in the tree, found by asking the owner of each
 // parent for the parent's level, pass after pass, until no vertex is waiting (each pass in rounds

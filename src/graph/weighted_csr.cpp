@@ -1,0 +1,116 @@
+#include "graph/weighted_csr.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <utility>
+#include <vector>
+
+#include "exchange/owner_buckets.hpp"
+#include "graph/row_builder.hpp"
+
+namespace g500 {
+
+template <class Column>
+edge_count_t WeightedCsr1D<Column>::light_end(local_t i, float delta) const {
+  const float* first = weights.data() + offsets[i];
+  const float* last = weights.data() + offsets[i + 1];
+  return offsets[i] + (std::lower_bound(first, last, delta) - first);
+}
+
+template <class Column>
+WeightedCsr1D<Column> build_weighted_csr_1d(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
+                                            std::int64_t round) {
+  const local_t n_local = part.local_count();
+  WeightedCsr1D<Column> csr{part, big_vector<edge_count_t>(n_local + 1, 0), {}, {}};
+  big_vector<edge_count_t>& offsets = csr.offsets;
+
+  // Pass 1: arcs per row.
+  route_arcs<rows::RowOf<Column>>(
+      source, part, comm, round, "build.degree_rows",
+      [](vertex_t row, vertex_t) { return rows::RowOf<Column>{static_cast<Column>(row)}; },
+      [&](std::span<const rows::RowOf<Column>> arcs) {
+        for (const auto& a : arcs) ++offsets[part.to_local(static_cast<vertex_t>(a.row)) + 1];
+      });
+  for (local_t i = 0; i < n_local; ++i) offsets[i + 1] += offsets[i];
+
+  // Pass 2: every arc and its weight into its row.
+  struct WeightedArc {
+    Column row, to;
+    float weight;
+  };
+  csr.columns.resize(offsets[n_local]);
+  csr.weights.resize(offsets[n_local]);
+  big_vector<edge_count_t> cursor(offsets.begin(), offsets.end() - 1);
+  exchange::OwnerBuckets<WeightedArc> outgoing(comm.size(), omp_get_max_threads(), "build.weighted_arcs");
+  std::vector<WeightedArc> arrived;
+  for_each_weighted_round(source, comm, round, [&](std::int64_t, std::span<const Edge> edges, std::span<const float> w) {
+    const std::int64_t n = static_cast<std::int64_t>(edges.size());
+#pragma omp parallel
+    {
+      const int t = omp_get_thread_num();
+#pragma omp for schedule(static)
+      for (std::int64_t i = 0; i < n; ++i) {
+        const Edge e = edges[i];
+        if (e.u == e.v) continue;
+        outgoing.push(t, part.owner(e.u), {static_cast<Column>(e.u), static_cast<Column>(e.v), w[i]});
+        outgoing.push(t, part.owner(e.v), {static_cast<Column>(e.v), static_cast<Column>(e.u), w[i]});
+      }
+    }
+    outgoing.exchange(comm, arrived);
+    for (const WeightedArc& a : arrived) {
+      const edge_count_t at = cursor[part.to_local(static_cast<vertex_t>(a.row))]++;
+      csr.columns[at] = a.to;
+      csr.weights[at] = a.weight;
+    }
+  });
+
+  // Each row: the lightest copy of each neighbour, then the row by weight (ties by id).
+  std::vector<edge_count_t> kept(n_local);
+#pragma omp parallel
+  {
+    std::vector<std::pair<Column, float>> row;
+#pragma omp for schedule(dynamic, 256)
+    for (local_t i = 0; i < n_local; ++i) {
+      row.clear();
+      for (edge_count_t k = offsets[i]; k < offsets[i + 1]; ++k) row.emplace_back(csr.columns[k], csr.weights[k]);
+      std::sort(row.begin(), row.end());
+      row.erase(std::unique(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
+                row.end());
+      std::sort(row.begin(), row.end(), [](const auto& a, const auto& b) {
+        return a.second < b.second || (a.second == b.second && a.first < b.first);
+      });
+      for (std::size_t k = 0; k < row.size(); ++k) {
+        csr.columns[offsets[i] + k] = row[k].first;
+        csr.weights[offsets[i] + k] = row[k].second;
+      }
+      kept[i] = static_cast<edge_count_t>(row.size());
+    }
+  }
+  // Slide the rows together (ids and weights alike).
+  edge_count_t at = 0;
+  for (local_t i = 0; i < n_local; ++i) {
+    const edge_count_t from = offsets[i];
+    offsets[i] = at;
+    for (edge_count_t k = 0; k < kept[i]; ++k, ++at) {
+      csr.columns[at] = csr.columns[from + k];
+      csr.weights[at] = csr.weights[from + k];
+    }
+  }
+  offsets[n_local] = at;
+  csr.columns.resize(at);
+  csr.weights.resize(at);
+  release_spare_capacity(csr.columns);
+  release_spare_capacity(csr.weights);
+  return csr;
+}
+
+template struct WeightedCsr1D<std::uint32_t>;
+template struct WeightedCsr1D<vertex_t>;
+template WeightedCsr1D<std::uint32_t> build_weighted_csr_1d(const EdgeSource&, const Partition1D&, const mpi::Comm&,
+                                                            std::int64_t);
+template WeightedCsr1D<vertex_t> build_weighted_csr_1d(const EdgeSource&, const Partition1D&, const mpi::Comm&,
+                                                       std::int64_t);
+
+}  // namespace g500

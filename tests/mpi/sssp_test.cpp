@@ -1,0 +1,144 @@
+// Kernel 3: delta-stepping gives the serial Dijkstra distances (float sums, exactly) for any rank
+// count and delta, its results validate, and broken results are caught by the rule they break.
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <cmath>
+#include <limits>
+#include <queue>
+
+#include "generator/kronecker_source.hpp"
+#include "harness/roots.hpp"
+#include "sssp/delta_stepping.hpp"
+#include "test_graphs.hpp"
+#include "validate/sssp_validator.hpp"
+
+namespace g500 {
+namespace {
+
+using namespace g500::testing;
+
+// Serial Dijkstra on the tuples with the generator's weights, adding in float as the search does.
+std::vector<float> dijkstra(const KroneckerGenerator& gen, vertex_t root) {
+  const vertex_t n = gen.num_vertices();
+  std::vector<std::vector<std::pair<vertex_t, float>>> adj(n);
+  for (std::int64_t i = 0; i < gen.num_edges(); ++i) {
+    const Edge e = gen.edge(i);
+    if (e.u == e.v) continue;
+    adj[e.u].push_back({e.v, gen.weight(i)});
+    adj[e.v].push_back({e.u, gen.weight(i)});
+  }
+  std::vector<float> dist(n, std::numeric_limits<float>::infinity());
+  using Item = std::pair<float, vertex_t>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
+  dist[root] = 0;
+  heap.push({0, root});
+  while (!heap.empty()) {
+    const auto [d, u] = heap.top();
+    heap.pop();
+    if (d > dist[u]) continue;
+    for (const auto& [v, w] : adj[u]) {
+      if (d + w < dist[v]) {
+        dist[v] = d + w;
+        heap.push({dist[v], v});
+      }
+    }
+  }
+  return dist;
+}
+
+struct Setting {
+  float delta;
+  int threads;
+};
+
+class DeltaSteppingTest : public ::testing::TestWithParam<Setting> {};
+
+TEST_P(DeltaSteppingTest, DistancesAreDijkstrasAndValidate) {
+  const mpi::Comm world = mpi::Comm::world();
+  const int saved = omp_get_max_threads();
+  omp_set_num_threads(GetParam().threads);
+  const KroneckerGenerator gen(10, 16, 5);
+  const KroneckerSource source(gen, world.rank(), world.size());
+  const Partition1D part(gen.num_vertices(), world.size(), world.rank());
+  for (bool ids32 : {true, false}) {
+    auto engine = make_delta_stepping(world, part, GetParam().delta, ids32);
+    engine->build(source);
+    const std::vector<vertex_t> roots = choose_roots(connected_vertices(source, part, world), part, world, 4, 9);
+    ASSERT_EQ(roots.size(), 4u);
+    std::vector<vertex_t> parents(part.local_count());
+    std::vector<float> dist(part.local_count());
+    for (vertex_t root : roots) {
+      SsspProfile profile;
+      engine->search(root, parents, dist, &profile);
+      const std::vector<float> expect = dijkstra(gen, root);
+      std::int64_t settled = 0;
+      for (const BucketRecord& b : profile) settled += b.settled;
+      std::int64_t reached = 0;
+      for (local_t i = 0; i < part.local_count(); ++i) {
+        ASSERT_EQ(dist[i], expect[part.to_global(i)]) << "vertex " << part.to_global(i) << " root " << root;
+        reached += std::isfinite(dist[i]);
+      }
+      EXPECT_EQ(settled, world.allreduce(reached, mpi::Op::sum));
+      const ValidationResult r = validate_sssp(source, part, world, root, parents, dist);
+      ASSERT_TRUE(r.ok) << "root " << root << ": rule " << r.rule << ": " << r.message;
+      // The same component as the BFS tree's, so the same edge count.
+      std::int64_t expect_nedge = 0;
+      for (std::int64_t i = 0; i < gen.num_edges(); ++i) expect_nedge += std::isfinite(expect[gen.edge(i).u]);
+      EXPECT_EQ(r.nedge, expect_nedge);
+    }
+  }
+  omp_set_num_threads(saved);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sssp, DeltaSteppingTest,
+                         ::testing::Values(Setting{0.1f, 1}, Setting{0.1f, 2}, Setting{0.01f, 1}, Setting{1.0f, 2},
+                                           Setting{8.0f, 1}));
+
+// Each way of breaking a correct result is caught, with the rule it breaks, on every rank alike.
+TEST(SsspValidator, CatchesBrokenResults) {
+  const mpi::Comm world = mpi::Comm::world();
+  const KroneckerGenerator gen(9, 16, 3);
+  const KroneckerSource source(gen, world.rank(), world.size());
+  const Partition1D part(gen.num_vertices(), world.size(), world.rank());
+  auto engine = make_delta_stepping(world, part, kDefaultDelta, true);
+  engine->build(source);
+  const vertex_t root = choose_roots(connected_vertices(source, part, world), part, world, 1, 1).front();
+  std::vector<vertex_t> parents(part.local_count());
+  std::vector<float> dist(part.local_count());
+  engine->search(root, parents, dist, nullptr);
+  ASSERT_TRUE(validate_sssp(source, part, world, root, parents, dist).ok);
+  // A reached vertex other than the root, on the rank that owns the lowest such vertex.
+  vertex_t victim = -1;
+  for (local_t i = 0; i < part.local_count() && victim < 0; ++i)
+    if (parents[i] != kNoParent && part.to_global(i) != root) victim = part.to_global(i);
+  victim = world.allreduce(victim < 0 ? std::numeric_limits<vertex_t>::max() : victim, mpi::Op::min);
+  struct Fault {
+    const char* name;
+    int rule;
+    void (*apply)(vertex_t& parent, float& dist, vertex_t root);  // on the victim's entry
+  };
+  const Fault faults[] = {
+      {"longer distance", 3, [](vertex_t&, float& d, vertex_t) { d += 1.5f; }},
+      {"parent not a neighbour", 5, [](vertex_t& p, float&, vertex_t) { p = (p + 1) % 512; }},
+      {"unreached", 4, [](vertex_t& p, float& d, vertex_t) { p = kNoParent, d = std::numeric_limits<float>::infinity(); }},
+      {"parent out of range", 1, [](vertex_t& p, float&, vertex_t) { p = 1 << 20; }},
+      {"parent without distance", 1, [](vertex_t&, float& d, vertex_t) { d = std::numeric_limits<float>::infinity(); }},
+  };
+  for (const Fault& fault : faults) {
+    std::vector<vertex_t> p = parents;
+    std::vector<float> d = dist;
+    if (part.owns(victim)) fault.apply(p[part.to_local(victim)], d[part.to_local(victim)], root);
+    const ValidationResult r = validate_sssp(source, part, world, root, p, d);
+    EXPECT_FALSE(r.ok) << fault.name;
+    EXPECT_EQ(r.rule, fault.rule) << fault.name << ": " << r.message;
+  }
+  // The root's own entry.
+  std::vector<float> d = dist;
+  if (part.owns(root)) d[part.to_local(root)] = 0.25f;
+  const ValidationResult r = validate_sssp(source, part, world, root, parents, d);
+  EXPECT_EQ(r.rule, 1) << r.message;
+}
+
+}  // namespace
+}  // namespace g500
