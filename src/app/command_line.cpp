@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -44,7 +45,8 @@ Command parse_command_line(int argc, const char* const* argv) {
   RunOptions& run = cmd.run;
   GenerateOptions& gen = cmd.generate;
 
-  CLI::App app{"g500: the Graph500 benchmark (generator, kernel 1, BFS kernel 2, validation, statistics).\n"
+  CLI::App app{"g500: the Graph500 benchmark (generator, kernel 1, BFS kernel 2, SSSP kernel 3, validation, "
+               "statistics).\n"
                "Run under MPI: mpirun -np N g500 --scale S",
                "g500"};
   app.set_help_flag("-h,--help", "print this help and exit");
@@ -60,6 +62,11 @@ Command parse_command_line(int argc, const char* const* argv) {
   for (const EngineSpec& e : engine_table())
     for (const OptionGroup* g : e.option_groups)
       if (groups.insert(g).second) g->add(app, run.bfs);
+  std::vector<std::string> kernels = {"bfs"};
+  app.add_option("--kernels", kernels, "kernels to run over the roots, comma-separated: bfs (kernel 2), sssp (kernel 3)")
+      ->delimiter(',')->check(CLI::IsMember({"bfs", "sssp"}))->default_str("bfs");
+  app.add_option("--delta", run.kernels.delta, "SSSP: delta-stepping bucket width (the reference's 0.1)")
+      ->capture_default_str();
   app.add_flag("--skip-validation", run.skip_validation, "do not validate (the output is then marked not valid)");
   app.add_option("--json", run.json_path, "write every figure of the run to this JSON file");
   app.add_flag("--comm-matrix", run.comm_matrix, "also write kernel 2's source x destination bytes to the JSON");
@@ -93,6 +100,11 @@ Command parse_command_line(int argc, const char* const* argv) {
     return cmd;
   }
   check_graph_options(run.scale, run.edgefactor);
+  run.kernels.bfs = std::find(kernels.begin(), kernels.end(), "bfs") != kernels.end();
+  run.kernels.sssp = std::find(kernels.begin(), kernels.end(), "sssp") != kernels.end();
+  if (!(run.kernels.delta > 0) || !std::isfinite(run.kernels.delta)) {
+    throw UserError("--delta must be a positive number, got " + std::to_string(run.kernels.delta));
+  }
   if (run.roots < 1) throw UserError("--roots must be at least 1, got " + std::to_string(run.roots));
   for (const OptionGroup* g : find_engine(run.bfs.engine).option_groups) g->check(run.bfs);
   return cmd;

@@ -19,7 +19,9 @@
 #include "io/edge_file.hpp"
 #include "mpi/node_topology.hpp"
 #include "partition/partition_1d.hpp"
+#include "sssp/delta_stepping.hpp"
 #include "validate/bfs_validator.hpp"
+#include "validate/sssp_validator.hpp"
 
 namespace g500 {
 namespace {
@@ -52,13 +54,58 @@ std::int64_t validated_nedge(const EdgeSource& source, const Partition1D& part, 
   return valid.nedge;
 }
 
+// The timed loop every kernel runs over the roots: each search timed between barriers, its
+// traffic counted, then (outside the timing) `after` for the kernel's own bookkeeping and the
+// validation, or with --skip-validation the edge count alone.
+struct KernelLoop {
+  const mpi::Comm& comm;
+  const RunOptions& options;
+  const Progress& progress;
+  const std::vector<vertex_t>& roots;
+  mpi::TrafficTally& validation_traffic;
+
+  template <class Search, class After, class Validate, class Count>
+  std::vector<RootRecord> run(const char* kernel, mpi::TrafficTally& search_traffic, Search&& search, After&& after,
+                              Validate&& validate, Count&& count) const {
+    std::vector<RootRecord> records;
+    for (std::size_t k = 0; k < roots.size(); ++k) {
+      RootRecord rec;
+      rec.root = roots[k];
+      rec.seconds = timed_collective(comm, [&] {
+        search_traffic.start(mpi::traffic().snapshot());
+        search(rec);
+        search_traffic.stop(mpi::traffic().snapshot());
+      });
+      after(rec);
+      validation_traffic.start(mpi::traffic().snapshot());
+      if (options.skip_validation) {
+        rec.nedge = count();
+        rec.result = "not validated";
+      } else {
+        rec.validate_seconds = timed_collective(comm, [&] {
+          rec.nedge = validate(rec.root, "search " + std::to_string(k + 1) + " of " + std::to_string(roots.size()));
+        });
+        rec.result = "valid";
+      }
+      validation_traffic.stop(mpi::traffic().snapshot());
+      rec.teps = rec.seconds > 0 ? static_cast<double>(rec.nedge) / rec.seconds : 0;
+      progress.say("%s %zu/%zu root %lld: %.4f s, %lld edges, %.4g TEPS%s", kernel, k + 1, roots.size(),
+                   static_cast<long long>(rec.root), rec.seconds, static_cast<long long>(rec.nedge), rec.teps,
+                   options.skip_validation ? "" : ", valid");
+      records.push_back(std::move(rec));
+    }
+    return records;
+  }
+};
+
 }  // namespace
 
 RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   const Progress progress(comm.is_root() && !options.quiet);
   const KroneckerGenerator generator(options.scale, options.edgefactor, options.seed);
   check_rank_count(generator.num_vertices(), comm.size());
-  const std::int64_t estimate = estimate_run_bytes(options.scale, options.edgefactor, comm.size(), options.bfs);
+  const std::int64_t estimate =
+      estimate_run_bytes(options.scale, options.edgefactor, comm.size(), options.bfs, options.kernels);
   check_memory(comm, estimate, "SCALE " + std::to_string(options.scale));
   const EngineSpec& spec = find_engine(options.bfs.engine);
   // Which ranks share a node, for the traffic between and within nodes (--ranks-per-node pretends).
@@ -82,20 +129,28 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   run.generation_seconds = timed_collective(
       comm, [&] { for_each_round(source, comm, exchange::kBuildRound, [](std::int64_t, std::span<const Edge>) {}); });
 
-  // Kernel 1: the vertex count from the edges, the common partition, the engine's graph.
+  // Kernel 1: the vertex count from the edges, the common partition, each kernel's graph.
   PhaseTraffic traffic;
   std::optional<Partition1D> part;
   std::unique_ptr<BfsEngine> engine;
-  progress.say("kernel 1: building the %s graph", spec.name.c_str());
+  std::unique_ptr<SsspEngine> sssp;
+  const KernelChoice& kernels = options.kernels;
+  progress.say("kernel 1: building the %s graph", kernels.bfs ? spec.name.c_str() : "weighted SSSP");
   const mpi::TrafficSnapshot before_build = mpi::traffic().snapshot();
   run.construction_seconds = timed_collective(comm, [&] {
     run.vertices = count_vertices(source, comm);
     check_rank_count(run.vertices, comm.size());
     part.emplace(run.vertices, comm.size(), comm.rank());
-    engine = spec.make(EngineContext{comm, *part, options.bfs});
-    engine->build(source);
+    if (kernels.bfs) {
+      engine = spec.make(EngineContext{comm, *part, options.bfs});
+      engine->build(source);
+    }
+    if (kernels.sssp) {
+      sssp = make_delta_stepping(comm, *part, kernels.delta, use_32_bit_ids(options.bfs.ids, run.vertices));
+      sssp->build(source);
+    }
   });
-  run.layout = engine->layout();
+  if (engine) run.layout = engine->layout();
   if (!run.layout.empty()) progress.say("kernel 1: the graph is laid out on a %s", run.layout.c_str());
   traffic.construction = mpi::traffic().snapshot().since(before_build);
   run.peak_memory_after_construction = comm.allgather(peak_resident_bytes());
@@ -104,46 +159,56 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
       choose_roots(connected_vertices(source, *part, comm), *part, comm, options.roots, options.seed);
   if (roots.empty()) throw UserError("no vertex has an edge other than a self-loop: there is nothing to search");
   big_vector<vertex_t> parents(part->local_count());
-  // Warm-up, untimed but validated, as reference 3.0 does: every timed search then starts after a
-  // validation, with the same state of the caches.
-  engine->search(roots.front(), parents, nullptr);
-  if (!options.skip_validation) validated_nedge(source, *part, comm, roots.front(), parents, "warm-up search");
+  mpi::TrafficTally validation_traffic;
+  std::vector<std::int64_t> search_peer_bytes;  // kernel 2's, for --comm-matrix
+  const KernelLoop loop{comm, options, progress, roots, validation_traffic};
 
-  mpi::TrafficTally search_traffic, validation_traffic;
-  for (std::size_t k = 0; k < roots.size(); ++k) {
-    RootRecord rec;
-    rec.root = roots[k];
-    rec.seconds = timed_collective(comm, [&] {
-      search_traffic.start(mpi::traffic().snapshot());
-      engine->search(rec.root, parents, &rec.levels);
-      search_traffic.stop(mpi::traffic().snapshot());
-    });
-    reduce_level_traffic(comm, rec.levels);
-    gather_level_phases(comm, rec.levels);
-    if (options.inject_fault && part->owns(rec.root)) parents[part->to_local(rec.root)] = kNoParent;
-    validation_traffic.start(mpi::traffic().snapshot());
-    if (options.skip_validation) {
-      rec.nedge = count_reached_tuples(source, *part, comm, parents);
-      rec.result = "not validated";
-    } else {
-      rec.validate_seconds = timed_collective(comm, [&] {
-        rec.nedge = validated_nedge(source, *part, comm, rec.root, parents,
-                                    "search " + std::to_string(k + 1) + " of " + std::to_string(roots.size()));
-      });
-      rec.result = "valid";
-    }
-    validation_traffic.stop(mpi::traffic().snapshot());
-    rec.teps = rec.seconds > 0 ? static_cast<double>(rec.nedge) / rec.seconds : 0;
-    progress.say("BFS %zu/%zu root %lld: %.4f s, %lld edges, %.4g TEPS%s", k + 1, roots.size(),
-                 static_cast<long long>(rec.root), rec.seconds, static_cast<long long>(rec.nedge), rec.teps,
-                 options.skip_validation ? "" : ", valid");
-    run.roots.push_back(std::move(rec));
+  if (kernels.bfs) {
+    // Warm-up, untimed but validated, as reference 3.0 does: every timed search then starts after a
+    // validation, with the same state of the caches.
+    engine->search(roots.front(), parents, nullptr);
+    if (!options.skip_validation) validated_nedge(source, *part, comm, roots.front(), parents, "warm-up search");
+    mpi::TrafficTally search_traffic;
+    run.roots = loop.run(
+        "BFS", search_traffic, [&](RootRecord& rec) { engine->search(rec.root, parents, &rec.levels); },
+        [&](RootRecord& rec) {
+          reduce_level_traffic(comm, rec.levels);
+          gather_level_phases(comm, rec.levels);
+          if (options.inject_fault && part->owns(rec.root)) parents[part->to_local(rec.root)] = kNoParent;
+        },
+        [&](vertex_t root, const std::string& which) {
+          return validated_nedge(source, *part, comm, root, parents, which);
+        },
+        [&] { return count_reached_tuples(source, *part, comm, parents); });
+    traffic.search = search_traffic.counts();
+    search_peer_bytes = search_traffic.peer_bytes();
   }
-  traffic.search = search_traffic.counts();
+  if (kernels.sssp) {
+    big_vector<float> dist(part->local_count());
+    const auto validated_sssp = [&](vertex_t root, const std::string& which) {
+      const ValidationResult valid = validate_sssp(source, *part, comm, root, parents, dist);
+      if (!valid.ok) {
+        throw UserError("SSSP validation failed for root " + std::to_string(root) + " (" + which + "): rule " +
+                        std::to_string(valid.rule) + ": " + valid.message);
+      }
+      return valid.nedge;
+    };
+    sssp->search(roots.front(), parents, dist, nullptr);  // warm-up, as for BFS
+    if (!options.skip_validation) validated_sssp(roots.front(), "warm-up search");
+    mpi::TrafficTally sssp_traffic;
+    run.sssp_roots = loop.run(
+        "SSSP", sssp_traffic, [&](RootRecord& rec) { sssp->search(rec.root, parents, dist, &rec.buckets); },
+        [&](RootRecord& rec) {
+          if (options.inject_fault && part->owns(rec.root)) dist[part->to_local(rec.root)] = 1.0f;
+        },
+        validated_sssp, [&] { return count_reached_tuples(source, *part, comm, parents); });
+    traffic.sssp = sssp_traffic.counts();
+  }
   traffic.validation = validation_traffic.counts();
-  run.traffic = gather_traffic(comm, traffic, search_traffic.peer_bytes(), options.comm_matrix);
+  if (search_peer_bytes.empty()) search_peer_bytes.assign(comm.size(), 0);
+  run.traffic = gather_traffic(comm, traffic, search_peer_bytes, options.comm_matrix);
   run.traffic.nodes = nodes.num_nodes();
-  progress.say("%s", traffic_line(run.traffic, roots.size()).c_str());
+  if (kernels.bfs) progress.say("%s", traffic_line(run.traffic, roots.size()).c_str());
   run.peak_memory = comm.allgather(peak_resident_bytes());
   std::int64_t peak_total = 0;
   for (std::int64_t b : run.peak_memory) peak_total += b;

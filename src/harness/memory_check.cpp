@@ -7,7 +7,9 @@
 #include "bfs/registry.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
+#include "bfs/id_width.hpp"
 #include "exchange/rounds.hpp"
+#include "sssp/delta_stepping.hpp"
 
 namespace g500 {
 namespace {
@@ -20,7 +22,8 @@ std::string gib(double bytes) {
 
 }  // namespace
 
-std::int64_t estimate_run_bytes(int scale, int edgefactor, int num_ranks, const BfsOptions& bfs) {
+std::int64_t estimate_run_bytes(int scale, int edgefactor, int num_ranks, const BfsOptions& bfs,
+                                const KernelChoice& kernels) {
   const double n = std::ldexp(1.0, scale), m = n * edgefactor;
   const double n_local = n / num_ranks + 64, m_local = m / num_ranks + 1;
   const double build_round = static_cast<double>(exchange::kBuildRound);
@@ -32,7 +35,12 @@ std::int64_t estimate_run_bytes(int scale, int edgefactor, int num_ranks, const 
   // its tuples relayed to the owners (buckets, sent, received; 64-bit ids at worst)
   bytes += (3 * 2 * 8 + 3 * (2 * 8 + 4)) * std::min(m_local, validation_round);
   const GraphShape shape{n, m, num_ranks};
-  bytes += static_cast<double>(find_engine(bfs.engine).memory_bytes(shape, bfs));
+  if (kernels.bfs) bytes += static_cast<double>(find_engine(bfs.engine).memory_bytes(shape, bfs));
+  if (kernels.sssp) {
+    // distances, confirmed flags; validation's weights (a round's, and in every relayed tuple)
+    bytes += 4 * n_local + n_local + (4 + 6 * 4) * std::min(m_local, validation_round);
+    bytes += static_cast<double>(delta_stepping_memory_bytes(n, m, num_ranks, id_bytes(bfs, n)));
+  }
   return static_cast<std::int64_t>(std::min(bytes, 9.0e18));
 }
 

@@ -5,13 +5,15 @@
 #include <string>
 
 #include "bfs/bfs_options.hpp"
+#include "harness/run_options.hpp"
 #include "mpi/comm.hpp"
 
 namespace g500 {
 
 // Peak bytes one rank needs for the benchmark: the harness's own (edge slice, parents, roots,
-// validation buffers) plus the engine's, from its registry row.
-std::int64_t estimate_run_bytes(int scale, int edgefactor, int num_ranks, const BfsOptions& bfs);
+// validation buffers) plus the BFS engine's, from its registry row, and the SSSP engine's.
+std::int64_t estimate_run_bytes(int scale, int edgefactor, int num_ranks, const BfsOptions& bfs,
+                                const KernelChoice& kernels = {});
 // Peak bytes one rank needs to generate and write its slice.
 std::int64_t estimate_generate_bytes(int scale, int edgefactor, int num_ranks, bool with_weights);
 

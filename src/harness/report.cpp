@@ -37,9 +37,9 @@ struct Series {
   std::vector<double> seconds, nedge, validate;
 };
 
-Series series_of(const RunRecord& run) {
+Series series_of(const std::vector<RootRecord>& roots) {
   Series s;
-  for (const auto& r : run.roots) {
+  for (const auto& r : roots) {
     s.seconds.push_back(r.seconds);
     s.nedge.push_back(static_cast<double>(r.nedge));
     s.validate.push_back(r.validate_seconds);
@@ -79,25 +79,35 @@ nlohmann::json memory_json(const RunRecord& run) {
 
 }  // namespace
 
-void print_statistics(std::ostream& out, const RunRecord& run) {
-  const Series s = series_of(run);
+namespace {
+
+// One kernel's block of the statistics: time, nedge, TEPS and validation, keys prefixed.
+void print_kernel(std::ostream& out, const std::string& prefix, const std::vector<RootRecord>& roots) {
+  const Series s = series_of(roots);
   const TepsSummary teps = summarize_teps(s.seconds, s.nedge);
+  print_summary(out, prefix, "time", summarize(s.seconds));
+  print_summary(out, prefix, "nedge", summarize(s.nedge), "%.11g");
+  out << prefix << "min_TEPS: " << format(teps.min) << '\n'
+      << prefix << "firstquartile_TEPS: " << format(teps.firstquartile) << '\n'
+      << prefix << "median_TEPS: " << format(teps.median) << '\n'
+      << prefix << "thirdquartile_TEPS: " << format(teps.thirdquartile) << '\n'
+      << prefix << "max_TEPS: " << format(teps.max) << '\n'
+      << prefix << "harmonic_mean_TEPS: " << format(teps.harmonic_mean) << '\n'
+      << prefix << "harmonic_stddev_TEPS: " << format(teps.harmonic_stddev) << '\n';
+  print_summary(out, prefix, "validate", summarize(s.validate));
+}
+
+}  // namespace
+
+void print_statistics(std::ostream& out, const RunRecord& run) {
   out << "SCALE: " << run.options.scale << '\n'
       << "edgefactor: " << run.options.edgefactor << '\n'
-      << "NBFS: " << run.roots.size() << '\n'
+      << "NBFS: " << std::max(run.roots.size(), run.sssp_roots.size()) << '\n'
       << "graph_generation: " << format(run.generation_seconds) << '\n'
       << "num_mpi_processes: " << run.num_mpi_processes << '\n'
       << "construction_time: " << format(run.construction_seconds) << '\n';
-  print_summary(out, "bfs_", "time", summarize(s.seconds));
-  print_summary(out, "bfs_", "nedge", summarize(s.nedge), "%.11g");
-  out << "bfs_min_TEPS: " << format(teps.min) << '\n'
-      << "bfs_firstquartile_TEPS: " << format(teps.firstquartile) << '\n'
-      << "bfs_median_TEPS: " << format(teps.median) << '\n'
-      << "bfs_thirdquartile_TEPS: " << format(teps.thirdquartile) << '\n'
-      << "bfs_max_TEPS: " << format(teps.max) << '\n'
-      << "bfs_harmonic_mean_TEPS: " << format(teps.harmonic_mean) << '\n'
-      << "bfs_harmonic_stddev_TEPS: " << format(teps.harmonic_stddev) << '\n';
-  print_summary(out, "bfs_", "validate", summarize(s.validate));
+  if (!run.roots.empty()) print_kernel(out, "bfs_", run.roots);
+  if (!run.sssp_roots.empty()) print_kernel(out, "sssp_", run.sssp_roots);
   out << "validation: " << (run.validated ? "passed" : "skipped (results NOT valid)") << '\n';
 }
 
@@ -115,11 +125,37 @@ nlohmann::json phases_json(const PhaseSummary& summary) {
   return out;
 }
 
+nlohmann::json statistics_json(const std::vector<RootRecord>& roots) {
+  const Series s = series_of(roots);
+  const TepsSummary teps = summarize_teps(s.seconds, s.nedge);
+  return {{"NBFS", roots.size()},
+          {"time", summary_json(summarize(s.seconds))},
+          {"nedge", summary_json(summarize(s.nedge))},
+          {"validate", summary_json(summarize(s.validate))},
+          {"TEPS",
+           {{"min", teps.min}, {"firstquartile", teps.firstquartile}, {"median", teps.median},
+            {"thirdquartile", teps.thirdquartile}, {"max", teps.max}, {"harmonic_mean", teps.harmonic_mean},
+            {"harmonic_stddev", teps.harmonic_stddev}}}};
+}
+
+nlohmann::json sssp_json(const RunRecord& run) {
+  nlohmann::json roots = nlohmann::json::array();
+  for (const auto& r : run.sssp_roots) {
+    nlohmann::json buckets = nlohmann::json::array();
+    for (const BucketRecord& b : r.buckets) {
+      buckets.push_back({{"bucket", b.bucket}, {"light_rounds", b.light_rounds}, {"settled", b.settled},
+                         {"light_relaxations", b.light_relaxations}, {"heavy_relaxations", b.heavy_relaxations},
+                         {"seconds", b.seconds}});
+    }
+    roots.push_back({{"root", r.root}, {"seconds", r.seconds}, {"nedge", r.nedge}, {"teps", r.teps},
+                     {"validate_seconds", r.validate_seconds}, {"result", r.result}, {"buckets", buckets}});
+  }
+  return {{"statistics", statistics_json(run.sssp_roots)}, {"runs", roots}};
+}
+
 }  // namespace
 
 nlohmann::json to_json(const RunRecord& run, const std::string& command_line) {
-  const Series s = series_of(run);
-  const TepsSummary teps = summarize_teps(s.seconds, s.nedge);
   const RunOptions& o = run.options;
   nlohmann::json roots = nlohmann::json::array();
   for (const auto& r : run.roots) {
@@ -135,8 +171,13 @@ nlohmann::json to_json(const RunRecord& run, const std::string& command_line) {
     roots.push_back({{"root", r.root}, {"seconds", r.seconds}, {"nedge", r.nedge}, {"teps", r.teps},
                      {"validate_seconds", r.validate_seconds}, {"result", r.result}, {"levels", levels}});
   }
+  std::vector<std::string> kernels;
+  if (o.kernels.bfs) kernels.push_back("bfs");
+  if (o.kernels.sssp) kernels.push_back("sssp");
   nlohmann::json options = {{"scale", o.scale}, {"edgefactor", o.edgefactor}, {"seed", o.seed},
-                            {"roots", o.roots}, {"bfs", o.bfs.engine}, {"skip_validation", o.skip_validation}};
+                            {"roots", o.roots}, {"kernels", kernels}, {"bfs", o.bfs.engine},
+                            {"skip_validation", o.skip_validation}};
+  if (o.kernels.sssp) options["delta"] = o.kernels.delta;
   for (const OptionGroup* g : find_engine(o.bfs.engine).option_groups) g->to_json(o.bfs, options);
   return {
       {"command", command_line},
@@ -153,16 +194,9 @@ nlohmann::json to_json(const RunRecord& run, const std::string& command_line) {
       {"graph_generation", run.generation_seconds},
       {"construction_time", run.construction_seconds},
       {"validated", run.validated},
-      {"statistics",
-       {{"NBFS", run.roots.size()},
-        {"time", summary_json(summarize(s.seconds))},
-        {"nedge", summary_json(summarize(s.nedge))},
-        {"validate", summary_json(summarize(s.validate))},
-        {"TEPS",
-         {{"min", teps.min}, {"firstquartile", teps.firstquartile}, {"median", teps.median},
-          {"thirdquartile", teps.thirdquartile}, {"max", teps.max}, {"harmonic_mean", teps.harmonic_mean},
-          {"harmonic_stddev", teps.harmonic_stddev}}}}},
+      {"statistics", statistics_json(run.roots)},
       {"runs", roots},
+      {"sssp", run.sssp_roots.empty() ? nlohmann::json(nullptr) : sssp_json(run)},
       {"traffic", to_json(run.traffic)},
       {"memory", memory_json(run)},
   };

@@ -11,6 +11,7 @@
 #include "bfs/level_profile.hpp"
 #include "harness/run_options.hpp"
 #include "harness/traffic_summary.hpp"
+#include "sssp/delta_stepping.hpp"
 #include "core/types.hpp"
 
 namespace g500 {
@@ -22,7 +23,8 @@ struct RootRecord {
   double teps = 0;
   double validate_seconds = 0;
   std::string result;  // "valid", "not validated", or the failed rule
-  SearchProfile levels;
+  SearchProfile levels;   // BFS: one record per level
+  SsspProfile buckets;    // SSSP: one record per bucket
 };
 
 struct RunRecord {
@@ -33,7 +35,8 @@ struct RunRecord {
   std::int64_t edge_tuples = 0;  // M
   double generation_seconds = 0;
   double construction_seconds = 0;
-  std::vector<RootRecord> roots;
+  std::vector<RootRecord> roots;       // kernel 2 (BFS), when it ran
+  std::vector<RootRecord> sssp_roots;  // kernel 3 (SSSP), when it ran
   bool validated = true;  // false when --skip-validation
   std::string edge_source;  // where the tuples came from
   std::string layout;       // the engine's own layout when not the 1D blocks (a 2D grid's shape)

@@ -7,12 +7,21 @@
 
 namespace g500 {
 
+// Which kernels run, each over the same roots with its own timed loop: BFS (kernel 2) and SSSP
+// (kernel 3, delta-stepping with buckets of width delta; 0.1 as in the reference code).
+struct KernelChoice {
+  bool bfs = true;
+  bool sssp = false;
+  float delta = 0.1f;
+};
+
 struct RunOptions {
   int scale = 20;
   int edgefactor = 16;
   std::uint64_t seed = 1;
   int roots = 64;
   BfsOptions bfs;
+  KernelChoice kernels;
   bool skip_validation = false;
   std::string json_path;     // empty: no JSON
   bool comm_matrix = false;  // the source x destination bytes of kernel 2 in the JSON

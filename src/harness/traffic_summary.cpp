@@ -63,6 +63,7 @@ TrafficSummary gather_traffic(const mpi::Comm& comm, const PhaseTraffic& mine,
   pack(mine.construction, packed);
   pack(mine.search, packed);
   pack(mine.validation, packed);
+  pack(mine.sssp, packed);
   const int width = static_cast<int>(packed.size());
   const std::vector<int> widths = comm.allgather(width);
   std::vector<std::int64_t> all(static_cast<std::size_t>(width) * comm.size());
@@ -76,7 +77,8 @@ TrafficSummary gather_traffic(const mpi::Comm& comm, const PhaseTraffic& mine,
     const std::int64_t* in = all.data() + static_cast<std::size_t>(r) * width;
     in += unpack(in, mine.construction, summary.per_rank[r].construction);
     in += unpack(in, mine.search, summary.per_rank[r].search);
-    unpack(in, mine.validation, summary.per_rank[r].validation);
+    in += unpack(in, mine.validation, summary.per_rank[r].validation);
+    unpack(in, mine.sssp, summary.per_rank[r].sssp);
   }
   if (with_matrix) {
     const int p = comm.size();
@@ -114,11 +116,12 @@ nlohmann::json to_json(const TrafficSummary& summary) {
   for (std::size_t r = 0; r < summary.per_rank.size(); ++r) {
     const PhaseTraffic& t = summary.per_rank[r];
     per_rank.push_back({{"rank", r}, {"construction", to_json(t.construction)}, {"search", to_json(t.search)},
-                        {"validation", to_json(t.validation)}});
+                        {"validation", to_json(t.validation)}, {"sssp", to_json(t.sssp)}});
   }
   nlohmann::json out = {{"construction", to_json(total(summary, &PhaseTraffic::construction))},
                         {"search", to_json(total(summary, &PhaseTraffic::search))},
                         {"validation", to_json(total(summary, &PhaseTraffic::validation))},
+                        {"sssp", to_json(total(summary, &PhaseTraffic::sssp))},
                         {"nodes", summary.nodes},
                         {"per_rank", per_rank}};
   if (!summary.matrix.empty()) {

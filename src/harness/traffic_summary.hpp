@@ -17,7 +17,8 @@ namespace g500 {
 struct PhaseTraffic {
   mpi::TrafficCounts construction;  // kernel 1
   mpi::TrafficCounts search;        // kernel 2: the timed searches only
-  mpi::TrafficCounts validation;
+  mpi::TrafficCounts validation;    // of both kernels
+  mpi::TrafficCounts sssp;          // kernel 3: the timed searches only
 };
 
 struct TrafficSummary {

@@ -50,6 +50,9 @@ class BadInput(unittest.TestCase):
             (["--bfs", "top-down-2d", "--grid", "x"], "--grid must be RxC"),
             (["--bfs", "hybrid-2d", "--compress", "zip"], "--compress"),
             (["--bfs", "hybrid-2d", "--sort-vertices", "maybe"], "--sort-vertices"),
+            (["--kernels", "bfs,dfs"], "--kernels"),
+            (["--delta", "0"], "--delta must be a positive number"),
+            (["--delta", "-1"], "--delta must be a positive number"),
             (["--relay", "3x3"], "--relay 3x3 needs 9 ranks"),
             (["--relay", "2y2"], "--relay must be RxC"),
             (["--parallel-allgather"], "--parallel-allgather needs --node-shared"),
@@ -164,6 +167,15 @@ class BadInput(unittest.TestCase):
             ours = [line for line in p.stderr.splitlines() if line.startswith("g500: error:")]
             self.assertEqual(len(ours), 1, p.stderr)
             self.assertRegex(ours[0], r"validation failed for root \d+ \(search 1 of 2\): rule 1: the root \d+ was not reached")
+
+    def test_sssp_validation_failure_names_rule_and_root(self):
+        for np in (None, 2):
+            p = program.run(["--scale", "8", "--roots", "2", "--kernels", "sssp", "--inject-fault"], np=np)
+            self.assertNotEqual(p.returncode, 0)
+            ours = [line for line in p.stderr.splitlines() if line.startswith("g500: error:")]
+            self.assertEqual(len(ours), 1, p.stderr)
+            self.assertRegex(ours[0], r"SSSP validation failed for root \d+ \(search 1 of 2\): rule 1: the root \d+ "
+                                      r"has parent \d+ and distance 1\.0+, not itself and 0")
 
     def test_help_succeeds(self):
         p = program.run(["--help"])

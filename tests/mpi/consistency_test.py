@@ -50,6 +50,34 @@ class Consistency(unittest.TestCase):
                 self.assertEqual(stats["num_mpi_processes"], str(np))
                 self.assertEqual(result["machine"]["threads_per_process"], threads)
 
+    def test_sssp_answers_do_not_depend_on_ranks_or_threads(self):
+        """Kernel 3 after kernel 2 over the same roots: the sssp_ block follows the bfs_ one, every
+        search validates, and the vertices settled per bucket (final distances) and the edge counts
+        are the same for any rank and thread count and for both id widths."""
+        def sssp_fingerprint(result):
+            return [(r["root"], r["nedge"], [(b["bucket"], b["settled"]) for b in r["buckets"]])
+                    for r in result["sssp"]["runs"]]
+        base, stats = self.run_json(1, 1, ["--kernels", "bfs,sssp"])
+        keys = list(stats)
+        for q in ("time", "nedge", "validate"):
+            self.assertIn(f"sssp_mean_{q}", stats)
+        self.assertIn("sssp_harmonic_mean_TEPS", stats)
+        self.assertLess(keys.index("bfs_mean_validate"), keys.index("sssp_min_time"))
+        self.assertEqual(base["options"]["kernels"], ["bfs", "sssp"])
+        self.assertTrue(all(r["result"] == "valid" for r in base["sssp"]["runs"]))
+        self.assertEqual([r["nedge"] for r in base["sssp"]["runs"]], [r["nedge"] for r in base["runs"]])
+        for np, threads, extra in [(2, 1, []), (3, 2, []), (4, 1, ["--ids", "64"]), (2, 1, ["--delta", "0.5"])]:
+            with self.subTest(np=np, threads=threads, extra=extra):
+                result, _ = self.run_json(np, threads, ["--kernels", "sssp", *extra])
+                self.assertEqual(result["runs"], [])
+                if "--delta" in extra:  # other buckets, the same distances and edges
+                    self.assertEqual([r["nedge"] for r in result["sssp"]["runs"]],
+                                     [r["nedge"] for r in base["sssp"]["runs"]])
+                    self.assertEqual([sum(b["settled"] for b in r["buckets"]) for r in result["sssp"]["runs"]],
+                                     [sum(b["settled"] for b in r["buckets"]) for r in base["sssp"]["runs"]])
+                else:
+                    self.assertEqual(sssp_fingerprint(result), sssp_fingerprint(base))
+
     def test_2d_engines_find_the_same_levels(self):
         """Both 2D engines, on default and explicit grids and both fold formats, give hybrid-1d's
         roots, edge counts and per-level vertices; the JSON names the grid; vlq folds fewer bytes."""
