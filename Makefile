@@ -1,6 +1,8 @@
 # The README's two commands: `make run` (default benchmark) and `make test`.
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
+BUILD_FUZZ ?= build-fuzz
+FUZZ_SECONDS ?= 20
 NP         ?= 2
 SCALE      ?= 20
 JOBS       ?= $(shell nproc)
@@ -8,7 +10,7 @@ JOBS       ?= $(shell nproc)
 # Every mpirun goes through scripts/mpirun (oversubscription, binding, root: written once there).
 MPIRUN     := $(CURDIR)/scripts/mpirun
 
-.PHONY: deps build build-asan run test clean
+.PHONY: deps build build-asan fuzz run test clean
 
 deps:
 	./scripts/install-deps.sh
@@ -21,12 +23,24 @@ build-asan: deps
 	cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DG500_SANITIZE=ON >/dev/null
 	cmake --build $(BUILD_ASAN) -j $(JOBS) --target unit_tests
 
+# The graph file parsers under libFuzzer (clang), each for FUZZ_SECONDS from the seeds; new inputs
+# go to the build directory, never into the repository.
+fuzz: deps
+	cmake -S tests/fuzz -B $(BUILD_FUZZ) -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+	cmake --build $(BUILD_FUZZ) -j $(JOBS)
+	for p in edge_list matrix_market binary; do \
+	  mkdir -p $(BUILD_FUZZ)/corpus/$$p && \
+	  $(BUILD_FUZZ)/fuzz_$$p -max_total_time=$(FUZZ_SECONDS) -seed=1 $(BUILD_FUZZ)/corpus/$$p \
+	    tests/fuzz/seeds/$$p > $(BUILD_FUZZ)/$$p.log 2>&1 || { tail -n 40 $(BUILD_FUZZ)/$$p.log; exit 1; }; \
+	  echo "fuzz_$$p: $$(tail -n 1 $(BUILD_FUZZ)/$$p.log)"; \
+	done
+
 run: build
 	OMP_NUM_THREADS=1 $(MPIRUN) -np $(NP) $(BUILD)/g500 --scale $(SCALE) --json $(BUILD)/result.json
 
-test: build build-asan
+test: build build-asan fuzz
 	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -L unit
 	cd $(BUILD) && ctest --output-on-failure -LE unit
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN)
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)

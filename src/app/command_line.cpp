@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <set>
 
 #include "bfs/registry.hpp"
@@ -15,13 +16,16 @@ namespace {
 
 constexpr int kMaxScale = 42;
 
-void add_graph_options(CLI::App& app, int& scale, int& edgefactor, std::uint64_t& seed) {
-  app.add_option("-s,--scale", scale, "log2 of the number of vertices (1..42)")
-      ->capture_default_str()->transform(decimal<int>());
-  app.add_option("-e,--edgefactor", edgefactor, "edge tuples per vertex (>= 1)")
-      ->capture_default_str()->transform(decimal<int>());
+// Returns --scale and --edgefactor, which a graph file replaces.
+std::pair<CLI::Option*, CLI::Option*> add_graph_options(CLI::App& app, int& scale, int& edgefactor,
+                                                        std::uint64_t& seed) {
+  CLI::Option* s = app.add_option("-s,--scale", scale, "log2 of the number of vertices (1..42)")
+                       ->capture_default_str()->transform(decimal<int>());
+  CLI::Option* e = app.add_option("-e,--edgefactor", edgefactor, "edge tuples per vertex (>= 1)")
+                       ->capture_default_str()->transform(decimal<int>());
   app.add_option("--seed", seed, "seed of the generator and of the root choice (0 .. 2^64-1)")
       ->capture_default_str()->transform(decimal<std::uint64_t>());
+  return {s, e};
 }
 
 void check_graph_options(int scale, int edgefactor) {
@@ -52,7 +56,13 @@ Command parse_command_line(int argc, const char* const* argv) {
   app.set_help_flag("-h,--help", "print this help and exit");
   bool version = false;
   app.add_flag("--version", version, "print the version and build options (engines, CUDA, MPI) and exit");
-  add_graph_options(app, run.scale, run.edgefactor, run.seed);
+  const auto [scale_option, edgefactor_option] = add_graph_options(app, run.scale, run.edgefactor, run.seed);
+  app.add_option("--input", run.input_path,
+                 "read the graph from this file instead of generating it (docs/formats.md: binary, text edge "
+                 "list, Matrix Market)")
+      ->excludes(scale_option)->excludes(edgefactor_option);
+  app.add_option("--format", run.input_format, "format of --input: auto (from the extension), binary, edgelist, mtx")
+      ->capture_default_str()->check(CLI::IsMember({"auto", "binary", "edgelist", "mtx"}));
   app.add_option("-n,--roots", run.roots, "number of BFS roots (>= 1)")->capture_default_str()->transform(decimal<int>());
   std::string engines_help = "BFS engine:";
   for (const EngineSpec& e : engine_table()) engines_help += "\n  " + e.name + ": " + e.help;

@@ -42,6 +42,11 @@ class EdgeSource {
   // Rank `rank` of `ranks` reads [global * rank / ranks, global * (rank + 1) / ranks).
   EdgeSource(std::int64_t global, int rank, int ranks)
       : global_(global), first_(slice_begin(global, rank, ranks)), count_(slice_begin(global, rank + 1, ranks) - first_) {}
+  // A share the source has chosen itself (a text file's lines that start in the rank's bytes).
+  struct Share {
+    std::int64_t global, first, count;
+  };
+  explicit EdgeSource(Share share) : global_(share.global), first_(share.first), count_(share.count) {}
 
  private:
   std::int64_t global_;

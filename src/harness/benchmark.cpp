@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <bit>
 #include <memory>
 #include <optional>
 
@@ -17,6 +18,7 @@
 #include "harness/progress.hpp"
 #include "harness/roots.hpp"
 #include "io/edge_file.hpp"
+#include "io/graph_file.hpp"
 #include "mpi/node_topology.hpp"
 #include "partition/partition_1d.hpp"
 #include "sssp/delta_stepping.hpp"
@@ -102,30 +104,56 @@ struct KernelLoop {
 
 RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   const Progress progress(comm.is_root() && !options.quiet);
-  const KroneckerGenerator generator(options.scale, options.edgefactor, options.seed);
-  check_rank_count(generator.num_vertices(), comm.size());
+  RunRecord run;
+  run.options = options;
+  // The edge source: the generator, or a graph file (opened, and checked, by one pass over it).
+  std::optional<KroneckerGenerator> generator;
+  std::unique_ptr<EdgeSource> source_owner;
+  std::string what;
+  if (options.input_path.empty()) {
+    generator.emplace(options.scale, options.edgefactor, options.seed);
+    check_rank_count(generator->num_vertices(), comm.size());
+    source_owner = std::make_unique<KroneckerSource>(*generator, comm.rank(), comm.size());
+    what = "SCALE " + std::to_string(options.scale);
+  } else {
+    const GraphFormat format = graph_format(options.input_path, options.input_format);
+    progress.say("reading %s '%s'", to_string(format), options.input_path.c_str());
+    std::unique_ptr<FileEdgeSource> file = FileEdgeSource::open(comm, options.input_path, format);
+    check_rank_count(file->num_vertices(), comm.size());
+    if (options.kernels.sssp && !file->has_weights()) {
+      throw UserError("--kernels sssp needs edge weights, and '" + options.input_path + "' has none");
+    }
+    // The statistics block's SCALE and edgefactor for a graph of N vertices and M tuples.
+    run.options.scale = std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(file->num_vertices() - 1))));
+    run.options.edgefactor = static_cast<int>(std::max<std::int64_t>(1, file->global_tuples() >> run.options.scale));
+    what = "'" + options.input_path + "'";
+    source_owner = std::move(file);
+  }
+  const EdgeSource& source = *source_owner;
+  const double n = generator ? static_cast<double>(generator->num_vertices())
+                             : static_cast<double>(static_cast<const FileEdgeSource&>(source).num_vertices());
   const std::int64_t estimate =
-      estimate_run_bytes(options.scale, options.edgefactor, comm.size(), options.bfs, options.kernels);
-  check_memory(comm, estimate, "SCALE " + std::to_string(options.scale));
+      estimate_graph_bytes(n, static_cast<double>(source.global_tuples()), comm.size(), options.bfs, options.kernels);
+  check_memory(comm, estimate, what);
   const EngineSpec& spec = find_engine(options.bfs.engine);
   // Which ranks share a node, for the traffic between and within nodes (--ranks-per-node pretends).
   const mpi::NodeTopology nodes(comm, options.bfs.node.ranks_per_node);
   mpi::traffic().set_nodes(nodes.node_of_rank(), comm.rank());
 
-  RunRecord run;
   run.memory_estimate_per_rank = estimate;
-  run.options = options;
   run.num_mpi_processes = comm.size();
   run.threads_per_process = omp_get_max_threads();
   run.validated = !options.skip_validation;
-  run.edge_tuples = generator.num_edges();
+  run.edge_tuples = source.global_tuples();
 
-  // The tuples are never stored: every stage makes its rounds again from the generator. The
-  // generation time is that of making the whole list once.
-  const KroneckerSource source(generator, comm.rank(), comm.size());
+  // The tuples are never stored: every stage makes (or reads) its rounds again. The generation
+  // time is that of making (or reading) the whole list once.
   run.edge_source = source.describe();
-  progress.say("generating SCALE %d, edgefactor %d (%lld tuples) on %d ranks x %d threads", options.scale,
-               options.edgefactor, static_cast<long long>(generator.num_edges()), comm.size(), run.threads_per_process);
+  if (generator) {
+    progress.say("generating SCALE %d, edgefactor %d (%lld tuples) on %d ranks x %d threads", options.scale,
+                 options.edgefactor, static_cast<long long>(source.global_tuples()), comm.size(),
+                 run.threads_per_process);
+  }
   run.generation_seconds = timed_collective(
       comm, [&] { for_each_round(source, comm, exchange::kBuildRound, [](std::int64_t, std::span<const Edge>) {}); });
 

@@ -24,7 +24,12 @@ std::string gib(double bytes) {
 
 std::int64_t estimate_run_bytes(int scale, int edgefactor, int num_ranks, const BfsOptions& bfs,
                                 const KernelChoice& kernels) {
-  const double n = std::ldexp(1.0, scale), m = n * edgefactor;
+  const double n = std::ldexp(1.0, scale);
+  return estimate_graph_bytes(n, n * edgefactor, num_ranks, bfs, kernels);
+}
+
+std::int64_t estimate_graph_bytes(double n, double m, int num_ranks, const BfsOptions& bfs,
+                                  const KernelChoice& kernels) {
   const double n_local = n / num_ranks + 64, m_local = m / num_ranks + 1;
   const double build_round = static_cast<double>(exchange::kBuildRound);
   const double validation_round = static_cast<double>(exchange::kValidationRound);

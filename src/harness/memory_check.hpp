@@ -14,6 +14,9 @@ namespace g500 {
 // validation buffers) plus the BFS engine's, from its registry row, and the SSSP engine's.
 std::int64_t estimate_run_bytes(int scale, int edgefactor, int num_ranks, const BfsOptions& bfs,
                                 const KernelChoice& kernels = {});
+// The same for a graph of `vertices` vertices and `tuples` tuples (a graph file's).
+std::int64_t estimate_graph_bytes(double vertices, double tuples, int num_ranks, const BfsOptions& bfs,
+                                  const KernelChoice& kernels);
 // Peak bytes one rank needs to generate and write its slice.
 std::int64_t estimate_generate_bytes(int scale, int edgefactor, int num_ranks, bool with_weights);
 

@@ -20,6 +20,8 @@ struct RunOptions {
   int edgefactor = 16;
   std::uint64_t seed = 1;
   int roots = 64;
+  std::string input_path;             // a graph file instead of the generator (empty: generate)
+  std::string input_format = "auto";  // auto (by extension), binary, edgelist, mtx
   BfsOptions bfs;
   KernelChoice kernels;
   bool skip_validation = false;

@@ -66,6 +66,25 @@ void File::write_at_all(std::int64_t offset, std::span<const std::byte> bytes) {
   }
 }
 
+std::int64_t File::read_at(std::int64_t offset, std::span<std::byte> bytes, std::string& error) const {
+  std::int64_t done = 0;
+  const std::int64_t n = static_cast<std::int64_t>(bytes.size());
+  while (done < n) {
+    const int len = static_cast<int>(std::min(n - done, kPiece));
+    MPI_Status status;
+    const int rc = MPI_File_read_at(file_, offset + done, bytes.data() + done, len, MPI_BYTE, &status);
+    if (rc != MPI_SUCCESS) {
+      error = error_text(rc);
+      return -1;
+    }
+    int got = 0;
+    MPI_Get_count(&status, MPI_BYTE, &got);
+    done += got;
+    if (got < len) break;  // the end of the file
+  }
+  return done;
+}
+
 void File::close() {
   const int rc = MPI_File_close(&file_);
   file_ = MPI_FILE_NULL;

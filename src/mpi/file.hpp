@@ -22,9 +22,13 @@ class File {
   File& operator=(const File&) = delete;
 
   std::int64_t size() const;
+  const std::string& path() const { return path_; }
   // Collective: every rank writes its bytes at its offset; throws on every rank if any rank's
   // write failed or was short.
   void write_at_all(std::int64_t offset, std::span<const std::byte> bytes);
+  // Not collective: up to bytes.size() bytes at `offset` into `bytes`; returns how many were read
+  // (fewer only at the end of the file) or -1, with `error` set, when the read failed.
+  std::int64_t read_at(std::int64_t offset, std::span<std::byte> bytes, std::string& error) const;
   // Collective: closes (flushing) and throws on every rank if that failed anywhere.
   void close();
 

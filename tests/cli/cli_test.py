@@ -177,6 +177,42 @@ class BadInput(unittest.TestCase):
             self.assertRegex(ours[0], r"SSSP validation failed for root \d+ \(search 1 of 2\): rule 1: the root \d+ "
                                       r"has parent \d+ and distance 1\.0+, not itself and 0")
 
+    def test_bad_graph_files(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            def write(name, text, mode="w"):
+                path = os.path.join(tmp, name)
+                with open(path, mode) as f:
+                    f.write(text)
+                return path
+            good = "".join(f"{i} {(i * 7 + 1) % 300}\n" for i in range(300))
+            bad_late = good.replace("250 251\n", "250 x\n")
+            cases = [
+                (os.path.join(tmp, "missing.txt"), "cannot open"),
+                (write("late.txt", bad_late), "late.txt' line 251: 'x' is not a vertex id"),
+                (write("negative.el", "# c\n1 2\n-3 4\n"), "negative.el' line 3: vertex id -3 is out of range"),
+                (write("wide.txt", "1 2\n3 4 0.5 9\n"), "wide.txt' line 2: more than three columns"),
+                (write("narrow.txt", "1 2\n3\n"), "narrow.txt' line 2: fewer than two columns"),
+                (write("mixed.txt", "1 2 0.5\n3 4\n"), "some lines have weights and some do not"),
+                (write("weight.txt", "1 2 -0.5\n"), "'-0.5' is not a non-negative weight"),
+                (write("empty.txt", ""), "holds no edges"),
+                (write("comments.txt", "# only\n% comments\n\n"), "holds no edges"),
+                (write("cut.bin", b"\x01" * 40, "wb"), "cut.bin' is truncated: 40 bytes"),
+                (write("banner.mtx", "1 2\n"), "no %%MatrixMarket banner"),
+                (write("dense.mtx", "%%MatrixMarket matrix array real general\n2 2\n1\n"), "only coordinate"),
+                (write("nosize.mtx", "%%MatrixMarket matrix coordinate pattern general\n% c\n"), "no size line"),
+                (write("zero.mtx", "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n0 1\n"),
+                 "zero.mtx' line 3: vertex id 0 is out of range (1 .."),
+                (write("graph.dat", "1 2\n"), "cannot tell the format of"),
+            ]
+            for path, expect in cases:
+                with self.subTest(path=os.path.basename(path)):
+                    self.assert_clean_error(["--input", path, "--roots", "2", "-q"], expect)
+                    self.assert_clean_error(["--input", path, "--roots", "2", "-q"], expect, np=3)
+            unweighted = write("plain.txt", good)
+            self.assert_clean_error(["--input", unweighted, "--kernels", "sssp", "-q"], "needs edge weights", np=2)
+            self.assert_clean_error(["--input", unweighted, "--scale", "8", "-q"], "--scale excludes --input")
+            self.assert_clean_error(["--input", unweighted, "--format", "csv", "-q"], "--format")
+
     def test_help_succeeds(self):
         p = program.run(["--help"])
         self.assertEqual(p.returncode, 0)
@@ -185,6 +221,50 @@ class BadInput(unittest.TestCase):
 
 
 class GoodRun(unittest.TestCase):
+    def test_graph_files_give_the_generators_answers(self):
+        """The generator's tuples written as binary (g500 generate), as a text edge list and as
+        Matrix Market give the same roots, edge counts and per-level vertices at 1, 3 and 4 ranks;
+        a weighted text list runs kernel 3 and validates."""
+        import struct
+        with tempfile.TemporaryDirectory() as tmp:
+            binary, weights = os.path.join(tmp, "g.bin"), os.path.join(tmp, "g.w")
+            p = program.run(["generate", "--scale", "9", "-o", binary, "--weights", weights, "-q"], np=2)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(binary, "rb") as f:
+                data = f.read()
+            with open(weights, "rb") as f:
+                w = f.read()
+            tuples = [struct.unpack_from("<qq", data, 16 * i) for i in range(len(data) // 16)]
+            text, mtx, weighted = (os.path.join(tmp, name) for name in ("g.txt", "g.mtx", "gw.el"))
+            with open(text, "w") as f:
+                f.write("# SNAP style\n\n" + "".join(f"{u}\t{v}\n" for u, v in tuples))
+            with open(mtx, "w") as f:
+                f.write("%%MatrixMarket matrix coordinate pattern symmetric\n% made here\n")
+                f.write(f"512 512 {len(tuples)}\n" + "".join(f"{u + 1} {v + 1}\n" for u, v in tuples))
+            with open(weighted, "w") as f:
+                f.write("".join(f"{u} {v} {struct.unpack_from('<f', w, 4 * i)[0]!r}\n" for i, (u, v) in enumerate(tuples)))
+
+            def fingerprint(path, np):
+                out = os.path.join(tmp, "r.json")
+                q = program.run(["--input", path, "--roots", "6", "-q", "--json", out], np=np)
+                self.assertEqual(q.returncode, 0, q.stderr)
+                self.assertEqual(program.statistics(q.stdout)["validation"], "passed")
+                with open(out) as f:
+                    r = json.load(f)
+                return [(x["root"], x["nedge"], [l["discovered"] for l in x["levels"]]) for x in r["runs"]]
+
+            base = fingerprint(binary, 1)
+            for path in (binary, text, mtx):
+                for np in (1, 3, 4):
+                    with self.subTest(path=os.path.basename(path), np=np):
+                        self.assertEqual(fingerprint(path, np), base)
+            q = program.run(["--input", weighted, "--roots", "4", "--kernels", "bfs,sssp", "-q"], np=2)
+            self.assertEqual(q.returncode, 0, q.stderr)
+            stats = program.statistics(q.stdout)
+            self.assertEqual(stats["validation"], "passed")
+            self.assertEqual(stats["SCALE"], "9")
+            self.assertIn("sssp_harmonic_mean_TEPS", stats)
+
     def test_default_engine_runs_and_reports(self):
         with tempfile.TemporaryDirectory() as tmp:
             p = program.run(["--scale", "10", "--roots", "4"], np=2)

@@ -1,0 +1,312 @@
+#include "io/graph_file.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+
+#include "core/error.hpp"
+#include "io/graph_parse.hpp"
+
+namespace g500 {
+namespace {
+
+constexpr std::int64_t kCheckpoint = std::int64_t{1} << 16;  // tuples between remembered line starts
+constexpr std::int64_t kBlock = std::int64_t{1} << 22;       // bytes read at a time
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// Reads a file's bytes from `at` on, line by line (a last line without '\n' included).
+class LineReader {
+ public:
+  LineReader(const mpi::File& file, std::int64_t at, std::int64_t size) : file_(file), base_(at), next_(at), size_(size) {}
+
+  // The next line (without '\n') and where it starts, or false at the end of the file.
+  bool next(std::string_view& line, std::int64_t& start) {
+    for (;;) {
+      const char* begin = buffer_.data() + pos_;
+      const char* end = buffer_.data() + buffer_.size();
+      const char* nl = static_cast<const char*>(std::memchr(begin, '\n', end - begin));
+      if (nl || (eof_ && begin < end)) {
+        const char* stop = nl ? nl : end;
+        line = std::string_view(begin, stop - begin);
+        start = base_ + pos_;
+        pos_ = (stop - buffer_.data()) + (nl ? 1 : 0);
+        return true;
+      }
+      if (eof_) return false;
+      refill();
+    }
+  }
+
+ private:
+  void refill() {
+    // Keep the unfinished line, then append the next block.
+    buffer_.erase(0, pos_);
+    base_ += pos_;
+    pos_ = 0;
+    const std::int64_t want = std::min(kBlock, size_ - next_);
+    if (want <= 0) {
+      eof_ = true;
+      return;
+    }
+    const std::size_t old = buffer_.size();
+    buffer_.resize(old + want);
+    std::string error;
+    const std::int64_t got = file_.read_at(next_, std::as_writable_bytes(std::span(buffer_.data() + old, want)), error);
+    if (got < 0) throw std::runtime_error("cannot read '" + file_.path() + "': " + error);
+    buffer_.resize(old + got);
+    next_ += got;
+    if (got < want || next_ >= size_) eof_ = true;
+  }
+
+  const mpi::File& file_;
+  std::string buffer_;
+  std::size_t pos_ = 0;
+  std::int64_t base_ = 0;  // file offset of buffer_[0]
+  std::int64_t next_;
+  std::int64_t size_;
+  bool eof_ = false;
+};
+
+// Matrix Market's banner and size line, read by rank 0: where the entries start, and whether the
+// entries carry values.
+struct MatrixMarketHeader {
+  std::int64_t data_start = 0;
+  std::int64_t lines_before = 0;
+  bool valued = false;
+  vertex_t size = 0;
+  std::string error;
+};
+
+MatrixMarketHeader read_header(const mpi::File& file, std::int64_t size) {
+  MatrixMarketHeader h;
+  LineReader reader(file, 0, size);
+  std::string_view line;
+  std::int64_t start = 0;
+  if (!reader.next(line, start)) return {0, 0, false, 0, "the file is empty"};
+  const MatrixMarketBanner banner = parse_banner(line);
+  if (!banner.error.empty()) return {0, 0, false, 0, "line 1: " + banner.error};
+  h.valued = banner.valued;
+  h.lines_before = 1;
+  while (reader.next(line, start)) {
+    ++h.lines_before;
+    const std::size_t at = line.find_first_not_of(" \t\r");
+    if (at == std::string_view::npos || line[at] == '%') continue;
+    const std::optional<vertex_t> size_line = parse_size_line(line);
+    if (!size_line) {
+      return {0, 0, false, 0, "line " + std::to_string(h.lines_before) + ": expected the size line 'rows cols entries'"};
+    }
+    h.size = *size_line;
+    h.data_start = std::min(size, start + static_cast<std::int64_t>(line.size()) + 1);  // the next line
+    return h;
+  }
+  return {0, 0, false, 0, "no size line"};
+}
+
+// The opening pass over this rank's lines of a text file.
+struct TextScan {
+  std::int64_t tuples = 0, lines_in_range = 0;
+  vertex_t max_id = -1;
+  int columns = 0;  // 2 or 3 once seen; -1 when lines disagree
+  std::vector<std::int64_t> checkpoints;
+  std::int64_t bad_at = -1;  // byte where the first bad line starts
+  std::string why;
+};
+
+}  // namespace
+
+GraphFormat graph_format(const std::string& path, const std::string& format) {
+  if (format == "binary") return GraphFormat::binary;
+  if (format == "edgelist") return GraphFormat::edge_list;
+  if (format == "mtx") return GraphFormat::matrix_market;
+  if (format != "auto") throw UserError("--format must be auto, binary, edgelist or mtx, got '" + format + "'");
+  const std::string p = lower(path);
+  if (ends_with(p, ".bin")) return GraphFormat::binary;
+  if (ends_with(p, ".mtx")) return GraphFormat::matrix_market;
+  for (const char* ext : {".txt", ".el", ".edges", ".tsv", ".csv", ".snap"})
+    if (ends_with(p, ext)) return GraphFormat::edge_list;
+  throw UserError("cannot tell the format of '" + path + "' from its name: give --format binary|edgelist|mtx");
+}
+
+const char* to_string(GraphFormat format) {
+  switch (format) {
+    case GraphFormat::binary: return "binary edge list";
+    case GraphFormat::edge_list: return "text edge list";
+    case GraphFormat::matrix_market: return "Matrix Market";
+  }
+  return "?";
+}
+
+std::unique_ptr<FileEdgeSource> FileEdgeSource::open(const mpi::Comm& comm, const std::string& path,
+                                                     GraphFormat format) {
+  auto file = std::make_unique<mpi::File>(comm, path, mpi::File::Mode::read);
+  const std::int64_t size = file->size();
+  const int p = comm.size(), r = comm.rank();
+  Scan scan;
+  if (format == GraphFormat::binary) {
+    if (!whole_tuples(size)) {
+      throw UserError("'" + path + "' is truncated: " + std::to_string(size) +
+                      " bytes are not a whole number of 16-byte tuples");
+    }
+    const std::int64_t global = size / static_cast<std::int64_t>(sizeof(Edge));
+    const std::int64_t first = slice_begin(global, r, p), count = slice_begin(global, r + 1, p) - first;
+    scan.share = {global, first, count};
+    std::vector<Edge> block;
+    vertex_t max_id = -1;
+    std::int64_t bad = -1;
+    for (std::int64_t at = 0; at < count; at += kCheckpoint) {
+      block.resize(std::min(kCheckpoint, count - at));
+      std::string error;
+      const std::int64_t want = static_cast<std::int64_t>(block.size() * sizeof(Edge));
+      if (file->read_at((first + at) * static_cast<std::int64_t>(sizeof(Edge)), std::as_writable_bytes(std::span(block)),
+                        error) != want) {
+        throw std::runtime_error("cannot read '" + path + "': " + error);
+      }
+      const BinaryScan found = scan_binary_tuples(reinterpret_cast<const unsigned char*>(block.data()), want);
+      if (found.first_bad >= 0 && bad < 0) bad = first + at + found.first_bad;
+      max_id = std::max(max_id, found.max_id);
+    }
+    const std::int64_t first_bad = comm.allreduce(bad < 0 ? std::numeric_limits<std::int64_t>::max() : bad, mpi::Op::min);
+    if (first_bad != std::numeric_limits<std::int64_t>::max()) {
+      throw UserError("'" + path + "': tuple " + std::to_string(first_bad) + " has a vertex id outside 0 .. 2^42 - 1");
+    }
+    scan.vertices = comm.allreduce(max_id, mpi::Op::max) + 1;
+  } else {
+    MatrixMarketHeader header;
+    if (format == GraphFormat::matrix_market) {
+      if (comm.is_root()) header = read_header(*file, size);
+      std::int64_t fields[4] = {header.data_start, header.lines_before, header.valued, header.size};
+      comm.broadcast(std::span<std::int64_t>(fields, 4), 0);
+      header.error = comm.broadcast_string(header.error, 0);
+      if (!header.error.empty()) throw UserError("'" + path + "': " + header.error);
+      header = {fields[0], fields[1], fields[2] != 0, fields[3], ""};
+    }
+    const vertex_t id_base = format == GraphFormat::matrix_market ? 1 : 0;
+    const std::int64_t data = header.data_start, bytes = size - data;
+    const std::int64_t lo = data + bytes * r / p, hi = data + bytes * (r + 1) / p;
+    TextScan t;
+    // This rank's first line: the one starting at lo, or the first after a '\n' at or beyond lo - 1.
+    std::int64_t begin = lo;
+    if (lo > data && lo < size) {
+      LineReader probe(*file, lo - 1, size);
+      std::string_view line;
+      std::int64_t start = 0;
+      probe.next(line, start);
+      begin = lo - 1 + static_cast<std::int64_t>(line.size()) + 1;
+    }
+    scan.range_begin = begin;
+    LineReader reader(*file, begin, size);
+    std::string_view line;
+    std::int64_t start = 0;
+    while (begin < hi && reader.next(line, start) && start < hi) {
+      ++t.lines_in_range;
+      const ParsedLine parsed = parse_edge_line(line, id_base);
+      if (parsed.kind == ParsedLine::skip) continue;
+      if (parsed.kind == ParsedLine::bad || (t.columns && parsed.columns != t.columns)) {
+        if (t.bad_at < 0) {
+          t.bad_at = start;
+          t.why = parsed.kind == ParsedLine::bad ? parsed.why : "some lines have weights and some do not";
+          // Lines before this one in the range, for the line number.
+          t.lines_in_range -= 1;
+        }
+        break;
+      }
+      t.columns = parsed.columns;
+      if (t.tuples % kCheckpoint == 0) t.checkpoints.push_back(start);
+      ++t.tuples;
+      t.max_id = std::max({t.max_id, parsed.u, parsed.v});
+    }
+    // The first bad line anywhere: its rank reports the line number from the lines before it.
+    const std::int64_t lines_before = [&] {
+      const std::vector<std::int64_t> all = comm.allgather(t.lines_in_range);
+      std::int64_t before = header.lines_before;
+      for (int k = 0; k < r; ++k) before += all[k];
+      return before;
+    }();
+    const int bad_rank = comm.allreduce(t.bad_at >= 0 ? r : p, mpi::Op::min);
+    if (bad_rank < p) {
+      const std::string message =
+          comm.broadcast_string("'" + path + "' line " + std::to_string(lines_before + t.lines_in_range + 1) + ": " +
+                                    t.why, bad_rank);
+      throw UserError(message);
+    }
+    // Every rank must agree on the columns: all two, or all three (with weights).
+    const int most = comm.allreduce(t.columns, mpi::Op::max);
+    const int least = comm.allreduce(t.columns ? t.columns : most, mpi::Op::min);
+    if (most != least) throw UserError("'" + path + "': some lines have weights and some do not");
+    const std::vector<std::int64_t> tuples = comm.allgather(t.tuples);
+    std::int64_t first = 0, global = 0;
+    for (int k = 0; k < p; ++k) {
+      if (k < r) first += tuples[k];
+      global += tuples[k];
+    }
+    scan.share = {global, first, t.tuples};
+    scan.weighted = most == 3;
+    scan.checkpoints = std::move(t.checkpoints);
+    scan.data_start = data;
+    scan.vertices = std::max<vertex_t>(comm.allreduce(t.max_id, mpi::Op::max) + 1, header.size);
+  }
+  if (scan.share.global == 0) throw UserError("'" + path + "' holds no edges");
+  return std::make_unique<FileEdgeSource>(std::move(file), path, format, std::move(scan));
+}
+
+FileEdgeSource::FileEdgeSource(std::unique_ptr<mpi::File> file, std::string path, GraphFormat format, Scan scan)
+    : EdgeSource(scan.share), file_(std::move(file)), path_(std::move(path)), format_(format),
+      vertices_(scan.vertices), weighted_(scan.weighted), range_begin_(scan.range_begin),
+      checkpoints_(std::move(scan.checkpoints)) {}
+
+template <class Visit>
+void FileEdgeSource::parse_from(std::int64_t first, std::int64_t count, Visit&& visit) const {
+  if (count == 0) return;
+  const std::int64_t checkpoint = first / kCheckpoint;
+  LineReader reader(*file_, checkpoints_[checkpoint], file_->size());
+  std::int64_t index = checkpoint * kCheckpoint;
+  const vertex_t id_base = format_ == GraphFormat::matrix_market ? 1 : 0;
+  std::string_view line;
+  std::int64_t start = 0;
+  while (index < first + count && reader.next(line, start)) {
+    const ParsedLine parsed = parse_edge_line(line, id_base);
+    if (parsed.kind != ParsedLine::tuple) continue;  // the opening pass saw no bad line here
+    if (index >= first) visit(index - first, parsed);
+    ++index;
+  }
+  if (index < first + count) throw std::runtime_error("'" + path_ + "' changed while it was being read");
+}
+
+void FileEdgeSource::read(std::int64_t offset, std::span<Edge> out) const {
+  if (format_ == GraphFormat::binary) {
+    std::string error;
+    const std::int64_t want = static_cast<std::int64_t>(out.size_bytes());
+    if (file_->read_at((first() + offset) * static_cast<std::int64_t>(sizeof(Edge)), std::as_writable_bytes(out),
+                       error) != want) {
+      throw std::runtime_error("cannot read '" + path_ + "': " + (error.empty() ? "it is shorter now" : error));
+    }
+    return;
+  }
+  parse_from(offset, static_cast<std::int64_t>(out.size()),
+             [&](std::int64_t k, const ParsedLine& t) { out[k] = Edge{t.u, t.v}; });
+}
+
+void FileEdgeSource::read_weights(std::int64_t offset, std::span<float> out) const {
+  if (!weighted_) EdgeSource::read_weights(offset, out);
+  parse_from(offset, static_cast<std::int64_t>(out.size()),
+             [&](std::int64_t k, const ParsedLine& t) { out[k] = t.weight; });
+}
+
+std::string FileEdgeSource::describe() const {
+  return std::string(to_string(format_)) + " '" + path_ + "'" + (weighted_ ? " with weights" : "") +
+         " (re-read on each pass)";
+}
+
+}  // namespace g500

@@ -1,0 +1,65 @@
+#pragma once
+// Graphs of your own as edge sources (`--input FILE`), read in parallel and never held whole:
+//   - binary: the tuple list `g500 generate` writes (little-endian int64 pairs, docs/formats.md);
+//   - edge list: SNAP-style text, one tuple "u v" or "u v w" a line, ids from 0, lines starting
+//     with '#' or '%' and blank lines skipped;
+//   - Matrix Market: "%%MatrixMarket matrix coordinate pattern|integer|real general|symmetric",
+//     comments, the size line "rows cols entries", then "i j [value]" from 1 (the value is the
+//     weight). Every entry is an undirected tuple, as Graph500 reads edges.
+// Each rank takes the lines that start in its byte range (MPI-IO), checks them once when the file
+// is opened (a bad line is an error naming the file and line, on every rank) and keeps only where
+// every 64Ki-th of its tuples starts, so that each later pass re-reads and re-parses its range.
+// Vertex ids are taken as they are: N is the largest id + 1.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "graph/edge_source.hpp"
+#include "mpi/comm.hpp"
+#include "mpi/file.hpp"
+
+namespace g500 {
+
+enum class GraphFormat { binary, edge_list, matrix_market };
+
+// `format`: "auto" (from the extension: .bin binary, .mtx Matrix Market, .txt .el .edges .tsv
+// .csv .snap edge list), "binary", "edgelist" or "mtx". UserError when it cannot tell.
+GraphFormat graph_format(const std::string& path, const std::string& format);
+const char* to_string(GraphFormat format);
+
+class FileEdgeSource : public EdgeSource {
+ public:
+  // Collective: opens and checks the file (UserError on every rank, naming file and line).
+  static std::unique_ptr<FileEdgeSource> open(const mpi::Comm& comm, const std::string& path, GraphFormat format);
+
+  vertex_t num_vertices() const { return vertices_; }
+  void read(std::int64_t offset, std::span<Edge> out) const override;
+  bool has_weights() const override { return weighted_; }
+  void read_weights(std::int64_t offset, std::span<float> out) const override;
+  std::string describe() const override;
+
+  // What the opening pass found (public for open(); not part of the edge source's interface).
+  struct Scan {
+    Share share{};
+    vertex_t vertices = 0;
+    bool weighted = false;
+    std::int64_t data_start = 0, range_begin = 0;
+    std::vector<std::int64_t> checkpoints;  // byte where tuple k * kCheckpoint of this rank starts
+  };
+  FileEdgeSource(std::unique_ptr<mpi::File> file, std::string path, GraphFormat format, Scan scan);
+
+ private:
+  // Parses this rank's tuples first, first + 1, ... : (u, v, w) for each into `visit`.
+  template <class Visit>
+  void parse_from(std::int64_t first, std::int64_t count, Visit&& visit) const;
+
+  std::unique_ptr<mpi::File> file_;
+  std::string path_;
+  GraphFormat format_;
+  vertex_t vertices_;
+  bool weighted_;
+  std::int64_t range_begin_;
+  std::vector<std::int64_t> checkpoints_;
+};
+
+}  // namespace g500
