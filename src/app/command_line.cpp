@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <utility>
 #include <set>
 
@@ -63,6 +64,11 @@ Command parse_command_line(int argc, const char* const* argv) {
       ->excludes(scale_option)->excludes(edgefactor_option);
   app.add_option("--format", run.input_format, "format of --input: auto (from the extension), binary, edgelist, mtx")
       ->capture_default_str()->check(CLI::IsMember({"auto", "binary", "edgelist", "mtx"}));
+  app.add_option("--root", run.root_ids,
+                 "search from this vertex (repeatable; the graph's own ids, so from 1 in Matrix Market files) "
+                 "instead of --roots chosen by the seed")
+      ->transform(decimal<vertex_t>())->allow_extra_args(false);
+  app.add_option("--roots-file", run.roots_file, "search from the vertices listed in this file, one id a line");
   app.add_option("-n,--roots", run.roots, "number of BFS roots (>= 1)")->capture_default_str()->transform(decimal<int>());
   std::string engines_help = "BFS engine:";
   for (const EngineSpec& e : engine_table()) engines_help += "\n  " + e.name + ": " + e.help;
@@ -79,6 +85,11 @@ Command parse_command_line(int argc, const char* const* argv) {
       ->capture_default_str();
   app.add_flag("--skip-validation", run.skip_validation, "do not validate (the output is then marked not valid)");
   app.add_option("--json", run.json_path, "write every figure of the run to this JSON file");
+  app.add_option("--output", run.output_path,
+                 "write every search's tree: each reached vertex with its parent and depth (distance for SSSP)");
+  const std::map<std::string, bool> output_formats = {{"text", false}, {"binary", true}};
+  app.add_option("--output-format", run.output_binary, "--output as text lines or 40-byte binary records (docs/formats.md)")
+      ->transform(CLI::CheckedTransformer(output_formats))->default_str("text");
   app.add_flag("--comm-matrix", run.comm_matrix, "also write kernel 2's source x destination bytes to the JSON");
   app.add_flag("-q,--quiet", run.quiet, "no progress on stderr");
   // Not in --help: lets the tests watch a validation failure end to end.

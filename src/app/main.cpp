@@ -61,7 +61,7 @@ int run(const g500::Command& cmd, int argc, char** argv, const g500::mpi::Comm& 
       g500::run_generate(cmd.generate, world);
       return 0;
     case g500::Command::Kind::run: {
-      check_outputs({cmd.run.json_path}, world);
+      check_outputs({cmd.run.json_path, cmd.run.output_path}, world);
       g500::choose_threads(world, cmd.run.quiet);
       const g500::RunRecord run = g500::run_benchmark(cmd.run, world);
       if (world.is_root()) {

@@ -19,6 +19,7 @@
 #include "harness/roots.hpp"
 #include "io/edge_file.hpp"
 #include "io/graph_file.hpp"
+#include "io/search_output.hpp"
 #include "mpi/node_topology.hpp"
 #include "partition/partition_1d.hpp"
 #include "sssp/delta_stepping.hpp"
@@ -65,10 +66,12 @@ struct KernelLoop {
   const Progress& progress;
   const std::vector<vertex_t>& roots;
   mpi::TrafficTally& validation_traffic;
+  vertex_t id_base;  // roots are shown as the graph names them
 
-  template <class Search, class After, class Validate, class Count>
+  // emit(rec) runs last, after the validation (--output).
+  template <class Search, class After, class Validate, class Count, class Emit>
   std::vector<RootRecord> run(const char* kernel, mpi::TrafficTally& search_traffic, Search&& search, After&& after,
-                              Validate&& validate, Count&& count) const {
+                              Validate&& validate, Count&& count, Emit&& emit) const {
     std::vector<RootRecord> records;
     for (std::size_t k = 0; k < roots.size(); ++k) {
       RootRecord rec;
@@ -90,9 +93,10 @@ struct KernelLoop {
         rec.result = "valid";
       }
       validation_traffic.stop(mpi::traffic().snapshot());
+      emit(rec);
       rec.teps = rec.seconds > 0 ? static_cast<double>(rec.nedge) / rec.seconds : 0;
       progress.say("%s %zu/%zu root %lld: %.4f s, %lld edges, %.4g TEPS%s", kernel, k + 1, roots.size(),
-                   static_cast<long long>(rec.root), rec.seconds, static_cast<long long>(rec.nedge), rec.teps,
+                   static_cast<long long>(rec.root + id_base), rec.seconds, static_cast<long long>(rec.nedge), rec.teps,
                    options.skip_validation ? "" : ", valid");
       records.push_back(std::move(rec));
     }
@@ -127,6 +131,7 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
     run.options.scale = std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(file->num_vertices() - 1))));
     run.options.edgefactor = static_cast<int>(std::max<std::int64_t>(1, file->global_tuples() >> run.options.scale));
     what = "'" + options.input_path + "'";
+    run.id_base = file->id_base();
     source_owner = std::move(file);
   }
   const EdgeSource& source = *source_owner;
@@ -183,13 +188,22 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   traffic.construction = mpi::traffic().snapshot().since(before_build);
   run.peak_memory_after_construction = comm.allgather(peak_resident_bytes());
 
-  const std::vector<vertex_t> roots =
-      choose_roots(connected_vertices(source, *part, comm), *part, comm, options.roots, options.seed);
+  std::vector<vertex_t> root_ids = options.root_ids;
+  if (!options.roots_file.empty()) {
+    const std::vector<vertex_t> listed = read_roots_file(options.roots_file, comm);
+    root_ids.insert(root_ids.end(), listed.begin(), listed.end());
+  }
+  const Bitmap connected = connected_vertices(source, *part, comm);
+  const std::vector<vertex_t> roots = root_ids.empty()
+                                          ? choose_roots(connected, *part, comm, options.roots, options.seed)
+                                          : given_roots(root_ids, run.id_base, connected, *part, comm);
   if (roots.empty()) throw UserError("no vertex has an edge other than a self-loop: there is nothing to search");
   big_vector<vertex_t> parents(part->local_count());
   mpi::TrafficTally validation_traffic;
   std::vector<std::int64_t> search_peer_bytes;  // kernel 2's, for --comm-matrix
-  const KernelLoop loop{comm, options, progress, roots, validation_traffic};
+  const KernelLoop loop{comm, options, progress, roots, validation_traffic, run.id_base};
+  std::optional<SearchOutput> output;
+  if (!options.output_path.empty()) output.emplace(comm, options.output_path, options.output_binary, run.id_base);
 
   if (kernels.bfs) {
     // Warm-up, untimed but validated, as reference 3.0 does: every timed search then starts after a
@@ -207,7 +221,12 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
         [&](vertex_t root, const std::string& which) {
           return validated_nedge(source, *part, comm, root, parents, which);
         },
-        [&] { return count_reached_tuples(source, *part, comm, parents); });
+        [&] { return count_reached_tuples(source, *part, comm, parents); },
+        [&](const RootRecord& rec) {
+          if (!output) return;
+          const std::vector<std::int32_t> depth = tree_depths(*part, comm, rec.root, parents);
+          output->write("bfs", rec.root, *part, parents, [&](local_t i) { return depth[i]; });
+        });
     traffic.search = search_traffic.counts();
     search_peer_bytes = search_traffic.peer_bytes();
   }
@@ -229,9 +248,13 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
         [&](RootRecord& rec) {
           if (options.inject_fault && part->owns(rec.root)) dist[part->to_local(rec.root)] = 1.0f;
         },
-        validated_sssp, [&] { return count_reached_tuples(source, *part, comm, parents); });
+        validated_sssp, [&] { return count_reached_tuples(source, *part, comm, parents); },
+        [&](const RootRecord& rec) {
+          if (output) output->write("sssp", rec.root, *part, parents, [&](local_t i) { return dist[i]; });
+        });
     traffic.sssp = sssp_traffic.counts();
   }
+  if (output) output->close();
   traffic.validation = validation_traffic.counts();
   if (search_peer_bytes.empty()) search_peer_bytes.assign(comm.size(), 0);
   run.traffic = gather_traffic(comm, traffic, search_peer_bytes, options.comm_matrix);

@@ -33,6 +33,7 @@ struct RunRecord {
   int threads_per_process = 1;
   vertex_t vertices = 0;         // N, as kernel 1 found it
   std::int64_t edge_tuples = 0;  // M
+  vertex_t id_base = 0;          // what the graph file calls vertex 0 (1 in Matrix Market); roots are shown so
   double generation_seconds = 0;
   double construction_seconds = 0;
   std::vector<RootRecord> roots;       // kernel 2 (BFS), when it ran

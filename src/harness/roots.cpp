@@ -3,9 +3,13 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <sstream>
 #include <bit>
 #include <unordered_set>
 
+#include "core/error.hpp"
 #include "graph/arc_routing.hpp"
 #include "exchange/rounds.hpp"
 #include "generator/counter_rng.hpp"
@@ -62,6 +66,56 @@ std::vector<vertex_t> choose_roots(const Bitmap& connected, const Partition1D& p
     }
   }
   return roots;
+}
+
+std::vector<vertex_t> given_roots(const std::vector<vertex_t>& ids, vertex_t id_base, const Bitmap& connected,
+                                  const Partition1D& part, const mpi::Comm& comm) {
+  std::vector<vertex_t> roots;
+  for (vertex_t id : ids) {
+    const vertex_t v = id - id_base;
+    if (v < 0 || v >= part.num_vertices()) {
+      throw UserError("root " + std::to_string(id) + " is not a vertex of the graph (ids " + std::to_string(id_base) +
+                      " .. " + std::to_string(part.num_vertices() - 1 + id_base) + ")");
+    }
+    const int has_edge = comm.allreduce(part.owns(v) && connected.test(part.to_local(v)) ? 1 : 0, mpi::Op::max);
+    if (!has_edge) throw UserError("root " + std::to_string(id) + " has no edge to another vertex: nothing to search");
+    roots.push_back(v);
+  }
+  return roots;
+}
+
+std::vector<vertex_t> read_roots_file(const std::string& path, const mpi::Comm& comm) {
+  std::string text, failure;
+  if (comm.is_root()) {
+    std::ifstream in(path);
+    if (!in) {
+      failure = "cannot open roots file '" + path + "'";
+    } else {
+      std::ostringstream all;
+      all << in.rdbuf();
+      text = all.str();
+    }
+  }
+  failure = comm.broadcast_string(failure, 0);
+  if (!failure.empty()) throw UserError(failure);
+  text = comm.broadcast_string(text, 0);
+  std::vector<vertex_t> ids;
+  std::istringstream lines(text);
+  std::string line;
+  for (int number = 1; std::getline(lines, line); ++number) {
+    const std::size_t at = line.find_first_not_of(" \t\r");
+    if (at == std::string::npos || line[at] == '#') continue;
+    const std::size_t end = line.find_last_not_of(" \t\r") + 1;
+    vertex_t id = 0;
+    const auto [ptr, ec] = std::from_chars(line.data() + at, line.data() + end, id);
+    if (ec != std::errc() || ptr != line.data() + end) {
+      throw UserError("roots file '" + path + "' line " + std::to_string(number) + ": '" + line.substr(at, end - at) +
+                      "' is not a vertex id");
+    }
+    ids.push_back(id);
+  }
+  if (ids.empty()) throw UserError("roots file '" + path + "' names no root");
+  return ids;
 }
 
 }  // namespace g500

@@ -2,6 +2,7 @@
 // BFS roots: distinct vertices with at least one neighbour other than themselves, drawn from the
 // seed so every rank count picks the same ones.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/bitmap.hpp"
@@ -17,5 +18,14 @@ Bitmap connected_vertices(const EdgeSource& source, const Partition1D& part, con
 // Up to `count` roots (fewer when fewer vertices qualify), identical on every rank. Collective.
 std::vector<vertex_t> choose_roots(const Bitmap& connected, const Partition1D& part, const mpi::Comm& comm, int count,
                                    std::uint64_t seed);
+
+// The roots a user named (`--root`, `--roots-file`), checked to be vertices with an edge (UserError
+// naming the first that is not, as the user wrote it: id + id_base). Collective.
+std::vector<vertex_t> given_roots(const std::vector<vertex_t>& ids, vertex_t id_base, const Bitmap& connected,
+                                  const Partition1D& part, const mpi::Comm& comm);
+
+// The ids in a roots file, one a line ('#' comments and blank lines skipped), read by rank 0 and
+// shared; UserError naming the file and line for anything else. Collective.
+std::vector<vertex_t> read_roots_file(const std::string& path, const mpi::Comm& comm);
 
 }  // namespace g500

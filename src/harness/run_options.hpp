@@ -2,6 +2,9 @@
 // What one run of the harness is asked to do, as the command line (src/app) fills it in.
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include "core/types.hpp"
 
 #include "bfs/bfs_options.hpp"
 
@@ -20,12 +23,16 @@ struct RunOptions {
   int edgefactor = 16;
   std::uint64_t seed = 1;
   int roots = 64;
+  std::vector<vertex_t> root_ids;  // --root, as the graph names its vertices (empty: chosen by seed)
+  std::string roots_file;          // --roots-file: more of them
   std::string input_path;             // a graph file instead of the generator (empty: generate)
   std::string input_format = "auto";  // auto (by extension), binary, edgelist, mtx
   BfsOptions bfs;
   KernelChoice kernels;
   bool skip_validation = false;
   std::string json_path;     // empty: no JSON
+  std::string output_path;   // --output: every search's tree (empty: none)
+  bool output_binary = false;  // --output-format binary
   bool comm_matrix = false;  // the source x destination bytes of kernel 2 in the JSON
   bool quiet = false;
   bool inject_fault = false;  // testing aid: break every tree before validation

@@ -33,6 +33,8 @@ class FileEdgeSource : public EdgeSource {
   static std::unique_ptr<FileEdgeSource> open(const mpi::Comm& comm, const std::string& path, GraphFormat format);
 
   vertex_t num_vertices() const { return vertices_; }
+  // What the file calls vertex 0: 1 for Matrix Market, else 0.
+  vertex_t id_base() const { return format_ == GraphFormat::matrix_market ? 1 : 0; }
   void read(std::int64_t offset, std::span<Edge> out) const override;
   bool has_weights() const override { return weighted_; }
   void read_weights(std::int64_t offset, std::span<float> out) const override;

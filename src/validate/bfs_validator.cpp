@@ -160,6 +160,13 @@ ValidationResult validate_bfs(const EdgeSource& source, const Partition1D& part,
   return {true, 0, "", comm.allreduce(nedge, mpi::Op::sum)};
 }
 
+std::vector<std::int32_t> tree_depths(const Partition1D& part, const mpi::Comm& comm, vertex_t root,
+                                      std::span<const vertex_t> parents) {
+  Failure ignored;  // a broken tree leaves its detached vertices at -1
+  const big_vector<level_t> level = tree_levels(part, comm, root, parents, exchange::kValidationRound, ignored);
+  return std::vector<std::int32_t>(level.begin(), level.end());
+}
+
 std::int64_t count_reached_tuples(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
                                   std::span<const vertex_t> parents, std::int64_t chunk) {
   std::vector<std::int64_t> thread_nedge(omp_get_max_threads(), 0);

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "core/types.hpp"
 #include "graph/edge_source.hpp"
@@ -36,6 +37,11 @@ struct ValidationResult {
 // Collective; every rank gets the same result. `chunk` bounds the tuples examined per round.
 ValidationResult validate_bfs(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm, vertex_t root,
                               std::span<const vertex_t> parents, std::int64_t chunk = exchange::kValidationRound);
+
+// The depth of each of this rank's vertices in the tree `parents` describes (-1: unreached, or not
+// joined to the root), for --output. Collective.
+std::vector<std::int32_t> tree_depths(const Partition1D& part, const mpi::Comm& comm, vertex_t root,
+                                      std::span<const vertex_t> parents);
 
 // The TEPS edge count alone, for runs with --skip-validation. Collective.
 std::int64_t count_reached_tuples(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,

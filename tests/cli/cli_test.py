@@ -212,6 +212,12 @@ class BadInput(unittest.TestCase):
             self.assert_clean_error(["--input", unweighted, "--kernels", "sssp", "-q"], "needs edge weights", np=2)
             self.assert_clean_error(["--input", unweighted, "--scale", "8", "-q"], "--scale excludes --input")
             self.assert_clean_error(["--input", unweighted, "--format", "csv", "-q"], "--format")
+            self.assert_clean_error(["--input", unweighted, "--root", "300", "-q"], "root 300 is not a vertex", np=2)
+            self.assert_clean_error(["--scale", "6", "--roots-file", os.path.join(tmp, "none"), "-q"],
+                                    "cannot open roots file")
+            self.assert_clean_error(["--scale", "6", "--roots-file", write("r.txt", "1\nabc\n"), "-q"],
+                                    "r.txt' line 2: 'abc' is not a vertex id")
+            self.assert_clean_error(["--scale", "6", "--output", "/nonexistent/dir/t.txt", "-q"], "cannot write")
 
     def test_help_succeeds(self):
         p = program.run(["--help"])
@@ -251,7 +257,8 @@ class GoodRun(unittest.TestCase):
                 self.assertEqual(program.statistics(q.stdout)["validation"], "passed")
                 with open(out) as f:
                     r = json.load(f)
-                return [(x["root"], x["nedge"], [l["discovered"] for l in x["levels"]]) for x in r["runs"]]
+                base = 1 if path.endswith(".mtx") else 0  # roots are shown in the file's own ids
+                return [(x["root"] - base, x["nedge"], [l["discovered"] for l in x["levels"]]) for x in r["runs"]]
 
             base = fingerprint(binary, 1)
             for path in (binary, text, mtx):
@@ -264,6 +271,60 @@ class GoodRun(unittest.TestCase):
             self.assertEqual(stats["validation"], "passed")
             self.assertEqual(stats["SCALE"], "9")
             self.assertIn("sssp_harmonic_mean_TEPS", stats)
+            # Chosen roots, in the file's own ids (from 1 in Matrix Market).
+            roots = os.path.join(tmp, "roots.txt")
+            with open(roots, "w") as f:
+                f.write(f"# two roots\n{base[0][0] + 1}\n\n{base[1][0] + 1}\n")
+            out = os.path.join(tmp, "chosen.json")
+            q = program.run(["--input", mtx, "--roots-file", roots, "--root", str(base[2][0] + 1), "-q", "--json", out],
+                            np=2)
+            self.assertEqual(q.returncode, 0, q.stderr)
+            with open(out) as f:
+                chosen = json.load(f)["runs"]
+            # --root first, then the file's, in order.
+            self.assertEqual([(x["root"] - 1, x["nedge"]) for x in chosen],
+                             [(r, n) for r, n, _ in (base[2], base[0], base[1])])
+
+    def test_output_holds_every_tree(self):
+        """--output: per root and kernel, each reached vertex with its parent and depth (distance);
+        depths follow parents, distances never shrink along a tree edge, the binary records say the
+        same as the text lines."""
+        import struct
+        with tempfile.TemporaryDirectory() as tmp:
+            text, binary = os.path.join(tmp, "trees.txt"), os.path.join(tmp, "trees.bin")
+            for path, fmt, np in ((text, "text", 3), (binary, "binary", 2)):
+                p = program.run(["--scale", "8", "--roots", "2", "--kernels", "bfs,sssp", "-q", "--output", path,
+                                 "--output-format", fmt], np=np)
+                self.assertEqual(p.returncode, 0, p.stderr)
+            lines = []
+            with open(text) as f:
+                for line in f:
+                    k, r, v, parent, x = line.split()
+                    lines.append((k, int(r), int(v), int(parent), float(x)))
+            trees = {}
+            for k, r, v, parent, x in lines:
+                trees.setdefault((k, r), {})[v] = (parent, x)
+            self.assertEqual(len(trees), 4)
+            for (k, r), tree in trees.items():
+                self.assertEqual(tree[r], (r, 0.0))
+                for v, (parent, x) in tree.items():
+                    if v == r:
+                        continue
+                    if k == "bfs":
+                        self.assertEqual(x, tree[parent][1] + 1)
+                    else:
+                        self.assertLessEqual(tree[parent][1], x)
+            for r in {r for _, r in trees}:
+                self.assertEqual(set(trees[("bfs", r)]), set(trees[("sssp", r)]))
+            with open(binary, "rb") as f:
+                data = f.read()
+            self.assertEqual(len(data) % 40, 0)
+            records = set()
+            for i in range(len(data) // 40):
+                k, r, v, parent = struct.unpack_from("<qqqq", data, 40 * i)
+                (x,) = struct.unpack_from("<d", data, 40 * i + 32)
+                records.add(("sssp" if k else "bfs", r, v, round(x, 5)))
+            self.assertEqual(records, {(k, r, v, round(x, 5)) for k, r, v, _, x in lines})
 
     def test_default_engine_runs_and_reports(self):
         with tempfile.TemporaryDirectory() as tmp:

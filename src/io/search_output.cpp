@@ -1,0 +1,74 @@
+#include "io/search_output.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include "core/error.hpp"
+
+namespace g500 {
+
+SearchOutput::SearchOutput(const mpi::Comm& comm, const std::string& path, bool binary, vertex_t id_base)
+    : comm_(comm), binary_(binary), id_base_(id_base) {
+  staged_ = comm.is_root() ? io::stage(path, static_cast<long>(getpid())) : io::StagedPath{};
+  staged_.final_path = path;
+  staged_.write_path = comm.broadcast_string(staged_.write_path, 0);
+  staged_.in_place = staged_.write_path == path;
+  file_ = std::make_unique<mpi::File>(comm, staged_.write_path, mpi::File::Mode::write, path);
+}
+
+SearchOutput::~SearchOutput() {
+  if (file_ && comm_.is_root()) io::discard(staged_);  // never closed: a failed run leaves nothing
+}
+
+void SearchOutput::append(std::string& out, bool sssp, vertex_t root, vertex_t v, vertex_t parent,
+                          double value) const {
+  if (binary_) {
+    const std::int64_t record[4] = {sssp ? 1 : 0, root + id_base_, v + id_base_, parent + id_base_};
+    char bytes[40];
+    std::memcpy(bytes, record, 32);
+    std::memcpy(bytes + 32, &value, 8);
+    out.append(bytes, 40);
+    return;
+  }
+  char line[128];
+  const int n = sssp ? std::snprintf(line, sizeof line, "sssp %lld %lld %lld %.9g\n", static_cast<long long>(root + id_base_),
+                                     static_cast<long long>(v + id_base_), static_cast<long long>(parent + id_base_), value)
+                     : std::snprintf(line, sizeof line, "bfs %lld %lld %lld %lld\n", static_cast<long long>(root + id_base_),
+                                     static_cast<long long>(v + id_base_), static_cast<long long>(parent + id_base_),
+                                     static_cast<long long>(value));
+  out.append(line, static_cast<std::size_t>(n));
+}
+
+void SearchOutput::write_bytes(const std::string& bytes) {
+  const std::vector<std::int64_t> sizes = comm_.allgather(static_cast<std::int64_t>(bytes.size()));
+  std::int64_t offset = written_;
+  for (int r = 0; r < comm_.rank(); ++r) offset += sizes[r];
+  file_->write_at_all(offset, std::as_bytes(std::span(bytes.data(), bytes.size())));
+  for (std::int64_t s : sizes) written_ += s;
+}
+
+void SearchOutput::close() {
+  try {
+    file_->close();
+  } catch (const UserError&) {
+    comm_.barrier();
+    if (comm_.is_root()) io::discard(staged_);
+    file_.reset();
+    throw;
+  }
+  file_.reset();
+  std::string failure;
+  if (comm_.is_root()) {
+    try {
+      io::commit(staged_);
+    } catch (const UserError& e) {
+      failure = e.what();
+    }
+  }
+  failure = comm_.broadcast_string(failure, 0);
+  if (!failure.empty()) throw UserError(failure);
+}
+
+}  // namespace g500

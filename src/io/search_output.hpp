@@ -1,0 +1,55 @@
+#pragma once
+// `--output FILE`: every search's tree, written by all ranks at once (MPI-IO), each its own
+// vertices, root after root. Text: one line "bfs ROOT VERTEX PARENT DEPTH" or "sssp ROOT VERTEX
+// PARENT DISTANCE" per reached vertex. Binary: 40-byte little-endian records {int64 kernel (0 bfs,
+// 1 sssp), int64 root, int64 vertex, int64 parent, float64 depth or distance}. Ids are the graph's
+// own (from 1 in Matrix Market files). The file appears under its name only once complete.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "core/types.hpp"
+#include "io/output_file.hpp"
+#include "mpi/comm.hpp"
+#include "mpi/file.hpp"
+#include "partition/partition_1d.hpp"
+
+namespace g500 {
+
+class SearchOutput {
+ public:
+  // Collective. binary: records, else text lines.
+  SearchOutput(const mpi::Comm& comm, const std::string& path, bool binary, vertex_t id_base);
+  ~SearchOutput();
+  SearchOutput(const SearchOutput&) = delete;
+  SearchOutput& operator=(const SearchOutput&) = delete;
+
+  // Collective: appends one search; value(i) is the depth or distance of local vertex i.
+  template <class Value>
+  void write(const char* kernel, vertex_t root, const Partition1D& part, std::span<const vertex_t> parents,
+             Value&& value) {
+    std::string bytes;
+    const bool sssp = std::string(kernel) == "sssp";
+    for (local_t i = 0; i < part.local_count(); ++i) {
+      if (parents[i] == kNoParent) continue;
+      append(bytes, sssp, root, part.to_global(i), parents[i], static_cast<double>(value(i)));
+    }
+    write_bytes(bytes);
+  }
+  // Collective: the file goes into place; UserError on every rank when that failed.
+  void close();
+
+ private:
+  void append(std::string& out, bool sssp, vertex_t root, vertex_t v, vertex_t parent, double value) const;
+  void write_bytes(const std::string& bytes);
+
+  const mpi::Comm& comm_;
+  io::StagedPath staged_;
+  std::unique_ptr<mpi::File> file_;
+  bool binary_;
+  vertex_t id_base_;
+  std::int64_t written_ = 0;  // bytes of the whole file so far
+};
+
+}  // namespace g500
