@@ -19,7 +19,6 @@ import json
 import os
 import statistics
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run_bench  # noqa: E402
@@ -33,15 +32,11 @@ def logical(result, name):
 
 def run(binary, engine, scale, np, roots, extra=()):
     args = ["--scale", str(scale), "--roots", str(roots), "--bfs", engine, "--skip-validation"] + list(extra)
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "r.json")
-        run_bench.execute(run_bench.mpirun(np) + [binary] + args + ["--quiet", "--json", out], 1)
-        with open(out) as f:
-            r = json.load(f)
+    r, command = run_bench.g500_json(binary, np, args)
     fold_edges, fold_bytes = logical(r, "fold.edges"), logical(r, "fold.bytes")
     return {
         "engine": engine, "scale": scale, "np": np, "layout": r["graph"]["layout"],
-        "command": "OMP_NUM_THREADS=1 " + run_bench.shown(run_bench.mpirun(np) + [binary] + args),
+        "command": command,
         "mean_time": r["statistics"]["time"]["mean"],
         "harmonic_mean_teps": r["statistics"]["TEPS"]["harmonic_mean"],
         "bytes_sent_per_search": statistics.mean(sum(l["traffic"]["bytes_sent"] for l in x["levels"])

@@ -24,7 +24,6 @@ import json
 import os
 import statistics
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run_bench  # noqa: E402
@@ -54,11 +53,7 @@ def options(np, hubs):
 
 def run(binary, scale, np, k, roots, extra):
     args = ["--scale", str(scale), "--roots", str(roots), "--skip-validation", "--ranks-per-node", str(k)] + extra
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "r.json")
-        run_bench.execute(run_bench.mpirun(np) + [binary] + args + ["--quiet", "--json", out], 1)
-        with open(out) as f:
-            r = json.load(f)
+    r, command = run_bench.g500_json(binary, np, args)
     search = r["traffic"]["search"]
     n = len(r["runs"])
     gather = search["ops"].get("allgather", {})
@@ -69,7 +64,7 @@ def run(binary, scale, np, k, roots, extra):
         return value / n
 
     return {
-        "command": "OMP_NUM_THREADS=1 " + run_bench.shown(run_bench.mpirun(np) + [binary] + args),
+        "command": command,
         "mean_time": r["statistics"]["time"]["mean"],
         "harmonic_mean_teps": r["statistics"]["TEPS"]["harmonic_mean"],
         "nodes": r["traffic"]["nodes"],

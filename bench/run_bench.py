@@ -19,6 +19,7 @@ import re
 import shlex
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -60,6 +61,17 @@ def execute(cmd, threads, extra_env=None, want_stderr=False):
     if p.returncode != 0:
         raise SystemExit("failed (%d): %s\n%s" % (p.returncode, shlex.join(cmd), p.stderr[-2000:]))
     return (p.stdout, p.stderr) if want_stderr else p.stdout
+
+
+def g500_json(binary, np, args, threads=1):
+    """Runs g500 with args under mpirun (--quiet, --json to a temporary file); returns its JSON
+    result and the command as results record it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "r.json")
+        execute(mpirun(np) + [binary] + args + ["--quiet", "--json", out], threads)
+        with open(out) as f:
+            result = json.load(f)
+    return result, "OMP_NUM_THREADS=%d %s" % (threads, shown(mpirun(np) + [binary] + args))
 
 
 def number(pattern, text):

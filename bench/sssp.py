@@ -14,7 +14,6 @@ import json
 import os
 import statistics
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run_bench  # noqa: E402
@@ -24,14 +23,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def run_g500(binary, scale, np, roots):
     args = ["--scale", str(scale), "--roots", str(roots), "--kernels", "sssp"]
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "r.json")
-        run_bench.execute(run_bench.mpirun(np) + [binary] + args + ["--quiet", "--json", out], 1)
-        with open(out) as f:
-            r = json.load(f)
+    r, command = run_bench.g500_json(binary, np, args)
     stats = r["sssp"]["statistics"]
-    return {"code": "g500", "scale": scale, "np": np,
-            "command": "OMP_NUM_THREADS=1 " + run_bench.shown(run_bench.mpirun(np) + [binary] + args),
+    return {"code": "g500", "scale": scale, "np": np, "command": command,
             "mean_time": stats["time"]["mean"], "harmonic_mean_teps": stats["TEPS"]["harmonic_mean"],
             "construction_time": r["construction_time"], "mean_validate": stats["validate"]["mean"],
             "buckets_per_search": statistics.mean(len(x["buckets"]) for x in r["sssp"]["runs"]),

@@ -13,7 +13,6 @@ import json
 import os
 import statistics
 import sys
-import tempfile
 from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -24,11 +23,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def run(binary, scale, np, roots, granularity):
     args = ["--scale", str(scale), "--roots", str(roots), "--skip-validation", "--summary-granularity", str(granularity)]
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "r.json")
-        run_bench.execute(run_bench.mpirun(np) + [binary] + args + ["--quiet", "--json", out], 1)
-        with open(out) as f:
-            r = json.load(f)
+    r, command = run_bench.g500_json(binary, np, args)
     zero, seconds = defaultdict(list), defaultdict(list)
     for search in r["runs"]:
         for level in search["levels"]:
@@ -39,7 +34,7 @@ def run(binary, scale, np, roots, granularity):
             zero[level["level"]].append(1 - counts["bottom_up.summary_bits_set"]["items"] / bits)
             seconds[level["level"]].append(level["seconds"])
     return {
-        "command": "OMP_NUM_THREADS=1 " + run_bench.shown(run_bench.mpirun(np) + [binary] + args),
+        "command": command,
         "mean_time": r["statistics"]["time"]["mean"],
         "bottom_up_levels": [{"level": l, "searches": len(zero[l]), "zero_fraction": statistics.mean(zero[l]),
                               "mean_seconds": statistics.mean(seconds[l])} for l in sorted(zero)],

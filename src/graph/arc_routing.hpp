@@ -6,6 +6,7 @@
 #include <omp.h>
 
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "exchange/owner_buckets.hpp"
@@ -18,12 +19,14 @@ namespace g500 {
 // make_item(row, to), a rank's own arcs included (the exchange copies them in place), and hands each
 // rank the arcs sent to it, one round at a time: deliver(span of items). `name` names the logical
 // count of the items sent.
+// A make_item(row, to, weight) reads the source's weights too (kernel 3's rows).
 template <class Item, class DestOf, class MakeItem, class Deliver>
 void route_arcs_to(const EdgeSource& source, const mpi::Comm& comm, std::int64_t round, const char* name,
                    DestOf&& dest_of, MakeItem&& make_item, Deliver&& deliver) {
+  constexpr bool weighted = std::is_invocable_v<MakeItem, vertex_t, vertex_t, float>;
   exchange::OwnerBuckets<Item> outgoing(comm.size(), omp_get_max_threads(), name);
   std::vector<Item> arrived;
-  for_each_round(source, comm, round, [&](std::int64_t, std::span<const Edge> edges) {
+  const auto visit = [&](std::int64_t, std::span<const Edge> edges, std::span<const float> weights) {
     const std::int64_t n = static_cast<std::int64_t>(edges.size());
 #pragma omp parallel
     {
@@ -32,13 +35,24 @@ void route_arcs_to(const EdgeSource& source, const mpi::Comm& comm, std::int64_t
       for (std::int64_t i = 0; i < n; ++i) {
         const Edge e = edges[i];
         if (e.u == e.v) continue;
-        outgoing.push(t, dest_of(e.u, e.v), make_item(e.u, e.v));
-        outgoing.push(t, dest_of(e.v, e.u), make_item(e.v, e.u));
+        if constexpr (weighted) {
+          outgoing.push(t, dest_of(e.u, e.v), make_item(e.u, e.v, weights[i]));
+          outgoing.push(t, dest_of(e.v, e.u), make_item(e.v, e.u, weights[i]));
+        } else {
+          outgoing.push(t, dest_of(e.u, e.v), make_item(e.u, e.v));
+          outgoing.push(t, dest_of(e.v, e.u), make_item(e.v, e.u));
+        }
       }
     }
     outgoing.exchange(comm, arrived);
     deliver(std::span<const Item>(arrived));
-  });
+  };
+  if constexpr (weighted) {
+    for_each_weighted_round(source, comm, round, visit);
+  } else {
+    for_each_round(source, comm, round,
+                   [&](std::int64_t first, std::span<const Edge> edges) { visit(first, edges, {}); });
+  }
 }
 
 // The arcs of each rank's own 1D rows: route_arcs_to the owner of the row.

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "exchange/owner_buckets.hpp"
+#include "graph/arc_routing.hpp"
 #include "graph/row_builder.hpp"
 
 namespace g500 {
@@ -43,28 +43,16 @@ WeightedCsr1D<Column> build_weighted_csr_1d(const EdgeSource& source, const Part
   csr.columns.resize(offsets[n_local]);
   csr.weights.resize(offsets[n_local]);
   big_vector<edge_count_t> cursor(offsets.begin(), offsets.end() - 1);
-  exchange::OwnerBuckets<WeightedArc> outgoing(comm.size(), omp_get_max_threads(), "build.weighted_arcs");
-  std::vector<WeightedArc> arrived;
-  for_each_weighted_round(source, comm, round, [&](std::int64_t, std::span<const Edge> edges, std::span<const float> w) {
-    const std::int64_t n = static_cast<std::int64_t>(edges.size());
-#pragma omp parallel
-    {
-      const int t = omp_get_thread_num();
-#pragma omp for schedule(static)
-      for (std::int64_t i = 0; i < n; ++i) {
-        const Edge e = edges[i];
-        if (e.u == e.v) continue;
-        outgoing.push(t, part.owner(e.u), {static_cast<Column>(e.u), static_cast<Column>(e.v), w[i]});
-        outgoing.push(t, part.owner(e.v), {static_cast<Column>(e.v), static_cast<Column>(e.u), w[i]});
-      }
-    }
-    outgoing.exchange(comm, arrived);
-    for (const WeightedArc& a : arrived) {
-      const edge_count_t at = cursor[part.to_local(static_cast<vertex_t>(a.row))]++;
-      csr.columns[at] = a.to;
-      csr.weights[at] = a.weight;
-    }
-  });
+  route_arcs<WeightedArc>(
+      source, part, comm, round, "build.weighted_arcs",
+      [](vertex_t row, vertex_t to, float w) { return WeightedArc{static_cast<Column>(row), static_cast<Column>(to), w}; },
+      [&](std::span<const WeightedArc> arcs) {
+        for (const WeightedArc& a : arcs) {
+          const edge_count_t at = cursor[part.to_local(static_cast<vertex_t>(a.row))]++;
+          csr.columns[at] = a.to;
+          csr.weights[at] = a.weight;
+        }
+      });
 
   // Each row: the lightest copy of each neighbour, then the row by weight (ties by id).
   std::vector<edge_count_t> kept(n_local);
