@@ -4,10 +4,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
 #include "graph/arc_routing.hpp"
+#include "core/radix_sort.hpp"
 #include "graph/row_builder.hpp"
 
 namespace g500 {
@@ -54,26 +57,49 @@ WeightedCsr1D<Column> build_weighted_csr_1d(const EdgeSource& source, const Part
         }
       });
 
-  // Each row: the lightest copy of each neighbour, then the row by weight (ties by id).
+  // Each row: the lightest copy of each neighbour, then the row by weight (ties by id). With 32-bit
+  // ids an entry is one 64-bit key both times (a weight's bits order like the weight, for w >= 0),
+  // so long rows go by radix.
   std::vector<edge_count_t> kept(n_local);
+  const int id_bits = rows::id_bits(part.num_vertices());
 #pragma omp parallel
   {
+    std::vector<std::uint64_t> keys, scratch;
     std::vector<std::pair<Column, float>> row;
 #pragma omp for schedule(dynamic, 256)
     for (local_t i = 0; i < n_local; ++i) {
-      row.clear();
-      for (edge_count_t k = offsets[i]; k < offsets[i + 1]; ++k) row.emplace_back(csr.columns[k], csr.weights[k]);
-      std::sort(row.begin(), row.end());
-      row.erase(std::unique(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
-                row.end());
-      std::sort(row.begin(), row.end(), [](const auto& a, const auto& b) {
-        return a.second < b.second || (a.second == b.second && a.first < b.first);
-      });
-      for (std::size_t k = 0; k < row.size(); ++k) {
-        csr.columns[offsets[i] + k] = row[k].first;
-        csr.weights[offsets[i] + k] = row[k].second;
+      Column* ids = csr.columns.data() + offsets[i];
+      float* ws = csr.weights.data() + offsets[i];
+      const std::size_t n = static_cast<std::size_t>(offsets[i + 1] - offsets[i]);
+      std::size_t len = 0;
+      if constexpr (sizeof(Column) == 4) {
+        keys.resize(n);
+        for (std::size_t k = 0; k < n; ++k) keys[k] = (std::uint64_t{ids[k]} << 32) | std::bit_cast<std::uint32_t>(ws[k]);
+        sort_keys(keys, scratch, 32 + id_bits);
+        for (std::size_t k = 0; k < n; ++k)  // the first of each id is its lightest copy
+          if (k == 0 || (keys[k] >> 32) != (keys[k - 1] >> 32)) keys[len++] = (keys[k] << 32) | (keys[k] >> 32);
+        keys.resize(len);
+        sort_keys(keys, scratch, 63);
+        for (std::size_t k = 0; k < len; ++k) {
+          ids[k] = static_cast<Column>(keys[k] & 0xffffffffu);
+          ws[k] = std::bit_cast<float>(static_cast<std::uint32_t>(keys[k] >> 32));
+        }
+      } else {
+        row.clear();
+        for (std::size_t k = 0; k < n; ++k) row.emplace_back(ids[k], ws[k]);
+        std::sort(row.begin(), row.end());
+        row.erase(std::unique(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
+                  row.end());
+        std::sort(row.begin(), row.end(), [](const auto& a, const auto& b) {
+          return a.second < b.second || (a.second == b.second && a.first < b.first);
+        });
+        len = row.size();
+        for (std::size_t k = 0; k < len; ++k) {
+          ids[k] = row[k].first;
+          ws[k] = row[k].second;
+        }
       }
-      kept[i] = static_cast<edge_count_t>(row.size());
+      kept[i] = static_cast<edge_count_t>(len);
     }
   }
   // Slide the rows together (ids and weights alike).

@@ -64,7 +64,7 @@ inline ParsedLine parse_edge_line(std::string_view line, vertex_t id_base) {
     if (ec != std::errc() || ptr != t.data() + t.size() || !std::isfinite(w) || w < 0 || w > 3.0e38) {
       return bad("'" + std::string(t) + "' is not a non-negative weight");
     }
-    out.weight = static_cast<float>(w);
+    out.weight = static_cast<float>(w) + 0.0f;  // -0 becomes +0: weights' bits must order like weights
   }
   return out;
 }

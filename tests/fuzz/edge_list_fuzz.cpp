@@ -1,5 +1,6 @@
 // Any bytes, line by line, through the text edge list parser (ids from 0 and from 1): it never
 // reads past a line, and what it calls a tuple holds ids in range and a non-negative weight.
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -17,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (p.kind == g500::ParsedLine::tuple) {
         if (!g500::id_in_range(p.u) || !g500::id_in_range(p.v)) std::abort();
         if (p.columns != 2 && p.columns != 3) std::abort();
-        if (!(p.weight >= 0) || p.weight > 3.5e38f) std::abort();
+        if (!(p.weight >= 0) || p.weight > 3.5e38f || std::signbit(p.weight)) std::abort();
       } else if (p.kind == g500::ParsedLine::bad && p.why.empty()) {
         std::abort();
       }
