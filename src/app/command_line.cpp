@@ -69,6 +69,12 @@ Command parse_command_line(int argc, const char* const* argv) {
                  "instead of --roots chosen by the seed")
       ->transform(decimal<vertex_t>())->allow_extra_args(false);
   app.add_option("--roots-file", run.roots_file, "search from the vertices listed in this file, one id a line");
+  const std::map<std::string, Relabel> relabel_modes = {
+      {"auto", Relabel::automatic}, {"on", Relabel::on}, {"off", Relabel::off}};
+  app.add_option("--relabel", run.relabel,
+                 "renumber --input's ids 0..N-1 in id order: on, off, or auto (when fewer than half of 0 .. the "
+                 "largest id occur); results keep the file's ids")
+      ->transform(CLI::CheckedTransformer(relabel_modes))->default_str("auto");
   app.add_option("-n,--roots", run.roots, "number of BFS roots (>= 1)")->capture_default_str()->transform(decimal<int>());
   std::string engines_help = "BFS engine:";
   for (const EngineSpec& e : engine_table()) engines_help += "\n  " + e.name + ": " + e.help;

@@ -37,6 +37,11 @@ class EdgeSource {
   }
   // Where the tuples come from, for the report.
   virtual std::string describe() const = 0;
+  // Internal ids (0 .. N-1) to the ids the user knows (a graph file's own, from 1 in Matrix Market,
+  // or its sparse ids before relabelling), and back (-1 for an id no vertex has). -1 stays -1.
+  // Collective for a source that relabels; the identity by default.
+  virtual void to_file_ids(std::span<vertex_t> ids) const {}
+  virtual void to_internal_ids(std::span<vertex_t> ids) const {}
 
  protected:
   // Rank `rank` of `ranks` reads [global * rank / ranks, global * (rank + 1) / ranks).

@@ -66,7 +66,7 @@ struct KernelLoop {
   const Progress& progress;
   const std::vector<vertex_t>& roots;
   mpi::TrafficTally& validation_traffic;
-  vertex_t id_base;  // roots are shown as the graph names them
+  const EdgeSource& source;  // names roots as the graph does
 
   // emit(rec) runs last, after the validation (--output).
   template <class Search, class After, class Validate, class Count, class Emit>
@@ -76,6 +76,8 @@ struct KernelLoop {
     for (std::size_t k = 0; k < roots.size(); ++k) {
       RootRecord rec;
       rec.root = roots[k];
+      rec.shown_root = rec.root;
+      source.to_file_ids({&rec.shown_root, 1});
       rec.seconds = timed_collective(comm, [&] {
         search_traffic.start(mpi::traffic().snapshot());
         search(rec);
@@ -96,7 +98,7 @@ struct KernelLoop {
       emit(rec);
       rec.teps = rec.seconds > 0 ? static_cast<double>(rec.nedge) / rec.seconds : 0;
       progress.say("%s %zu/%zu root %lld: %.4f s, %lld edges, %.4g TEPS%s", kernel, k + 1, roots.size(),
-                   static_cast<long long>(rec.root + id_base), rec.seconds, static_cast<long long>(rec.nedge), rec.teps,
+                   static_cast<long long>(rec.shown_root), rec.seconds, static_cast<long long>(rec.nedge), rec.teps,
                    options.skip_validation ? "" : ", valid");
       records.push_back(std::move(rec));
     }
@@ -122,7 +124,7 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   } else {
     const GraphFormat format = graph_format(options.input_path, options.input_format);
     progress.say("reading %s '%s'", to_string(format), options.input_path.c_str());
-    std::unique_ptr<FileEdgeSource> file = FileEdgeSource::open(comm, options.input_path, format);
+    std::unique_ptr<FileEdgeSource> file = FileEdgeSource::open(comm, options.input_path, format, options.relabel);
     check_rank_count(file->num_vertices(), comm.size());
     if (options.kernels.sssp && !file->has_weights()) {
       throw UserError("--kernels sssp needs edge weights, and '" + options.input_path + "' has none");
@@ -131,7 +133,6 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
     run.options.scale = std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(file->num_vertices() - 1))));
     run.options.edgefactor = static_cast<int>(std::max<std::int64_t>(1, file->global_tuples() >> run.options.scale));
     what = "'" + options.input_path + "'";
-    run.id_base = file->id_base();
     source_owner = std::move(file);
   }
   const EdgeSource& source = *source_owner;
@@ -196,14 +197,14 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   const Bitmap connected = connected_vertices(source, *part, comm);
   const std::vector<vertex_t> roots = root_ids.empty()
                                           ? choose_roots(connected, *part, comm, options.roots, options.seed)
-                                          : given_roots(root_ids, run.id_base, connected, *part, comm);
+                                          : given_roots(root_ids, source, connected, *part, comm);
   if (roots.empty()) throw UserError("no vertex has an edge other than a self-loop: there is nothing to search");
   big_vector<vertex_t> parents(part->local_count());
   mpi::TrafficTally validation_traffic;
   std::vector<std::int64_t> search_peer_bytes;  // kernel 2's, for --comm-matrix
-  const KernelLoop loop{comm, options, progress, roots, validation_traffic, run.id_base};
+  const KernelLoop loop{comm, options, progress, roots, validation_traffic, source};
   std::optional<SearchOutput> output;
-  if (!options.output_path.empty()) output.emplace(comm, options.output_path, options.output_binary, run.id_base);
+  if (!options.output_path.empty()) output.emplace(comm, options.output_path, options.output_binary, source);
 
   if (kernels.bfs) {
     // Warm-up, untimed but validated, as reference 3.0 does: every timed search then starts after a

@@ -147,7 +147,7 @@ nlohmann::json sssp_json(const RunRecord& run) {
                          {"light_relaxations", b.light_relaxations}, {"heavy_relaxations", b.heavy_relaxations},
                          {"seconds", b.seconds}});
     }
-    roots.push_back({{"root", r.root + run.id_base}, {"seconds", r.seconds}, {"nedge", r.nedge}, {"teps", r.teps},
+    roots.push_back({{"root", r.shown_root}, {"seconds", r.seconds}, {"nedge", r.nedge}, {"teps", r.teps},
                      {"validate_seconds", r.validate_seconds}, {"result", r.result}, {"buckets", buckets}});
   }
   return {{"statistics", statistics_json(run.sssp_roots)}, {"runs", roots}};
@@ -168,7 +168,7 @@ nlohmann::json to_json(const RunRecord& run, const std::string& command_line) {
                         {"max_rank_bytes_sent", l.max_rank_bytes_sent}, {"phases", phases_json(l.rank_phases)}});
       if (!l.steps.empty()) levels.back()["steps"] = l.steps;
     }
-    roots.push_back({{"root", r.root + run.id_base}, {"seconds", r.seconds}, {"nedge", r.nedge}, {"teps", r.teps},
+    roots.push_back({{"root", r.shown_root}, {"seconds", r.seconds}, {"nedge", r.nedge}, {"teps", r.teps},
                      {"validate_seconds", r.validate_seconds}, {"result", r.result}, {"levels", levels}});
   }
   std::vector<std::string> kernels;

@@ -17,7 +17,8 @@
 namespace g500 {
 
 struct RootRecord {
-  vertex_t root = 0;
+  vertex_t root = 0;        // internal id
+  vertex_t shown_root = 0;  // as the graph names it (a graph file's own id)
   double seconds = 0;
   std::int64_t nedge = 0;
   double teps = 0;
@@ -33,7 +34,6 @@ struct RunRecord {
   int threads_per_process = 1;
   vertex_t vertices = 0;         // N, as kernel 1 found it
   std::int64_t edge_tuples = 0;  // M
-  vertex_t id_base = 0;          // what the graph file calls vertex 0 (1 in Matrix Market); roots are shown so
   double generation_seconds = 0;
   double construction_seconds = 0;
   std::vector<RootRecord> roots;       // kernel 2 (BFS), when it ran

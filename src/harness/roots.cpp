@@ -68,18 +68,19 @@ std::vector<vertex_t> choose_roots(const Bitmap& connected, const Partition1D& p
   return roots;
 }
 
-std::vector<vertex_t> given_roots(const std::vector<vertex_t>& ids, vertex_t id_base, const Bitmap& connected,
+std::vector<vertex_t> given_roots(const std::vector<vertex_t>& ids, const EdgeSource& source, const Bitmap& connected,
                                   const Partition1D& part, const mpi::Comm& comm) {
-  std::vector<vertex_t> roots;
-  for (vertex_t id : ids) {
-    const vertex_t v = id - id_base;
+  std::vector<vertex_t> roots = ids;
+  source.to_internal_ids(roots);
+  for (std::size_t k = 0; k < roots.size(); ++k) {
+    const vertex_t v = roots[k];
     if (v < 0 || v >= part.num_vertices()) {
-      throw UserError("root " + std::to_string(id) + " is not a vertex of the graph (ids " + std::to_string(id_base) +
-                      " .. " + std::to_string(part.num_vertices() - 1 + id_base) + ")");
+      throw UserError("root " + std::to_string(ids[k]) + " is not a vertex of the graph");
     }
     const int has_edge = comm.allreduce(part.owns(v) && connected.test(part.to_local(v)) ? 1 : 0, mpi::Op::max);
-    if (!has_edge) throw UserError("root " + std::to_string(id) + " has no edge to another vertex: nothing to search");
-    roots.push_back(v);
+    if (!has_edge) {
+      throw UserError("root " + std::to_string(ids[k]) + " has no edge to another vertex: nothing to search");
+    }
   }
   return roots;
 }

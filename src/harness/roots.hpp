@@ -19,9 +19,10 @@ Bitmap connected_vertices(const EdgeSource& source, const Partition1D& part, con
 std::vector<vertex_t> choose_roots(const Bitmap& connected, const Partition1D& part, const mpi::Comm& comm, int count,
                                    std::uint64_t seed);
 
-// The roots a user named (`--root`, `--roots-file`), checked to be vertices with an edge (UserError
-// naming the first that is not, as the user wrote it: id + id_base). Collective.
-std::vector<vertex_t> given_roots(const std::vector<vertex_t>& ids, vertex_t id_base, const Bitmap& connected,
+// The roots a user named (`--root`, `--roots-file`) as the graph names them, turned into internal
+// ids by the edge source and checked to be vertices with an edge (UserError naming the first that
+// is not, as the user wrote it). Collective.
+std::vector<vertex_t> given_roots(const std::vector<vertex_t>& ids, const EdgeSource& source, const Bitmap& connected,
                                   const Partition1D& part, const mpi::Comm& comm);
 
 // The ids in a roots file, one a line ('#' comments and blank lines skipped), read by rank 0 and

@@ -8,7 +8,10 @@
 #include <optional>
 #include <stdexcept>
 
+#include <unistd.h>
+
 #include "core/error.hpp"
+#include "exchange/rounds.hpp"
 #include "io/graph_parse.hpp"
 
 namespace g500 {
@@ -149,7 +152,7 @@ const char* to_string(GraphFormat format) {
 }
 
 std::unique_ptr<FileEdgeSource> FileEdgeSource::open(const mpi::Comm& comm, const std::string& path,
-                                                     GraphFormat format) {
+                                                     GraphFormat format, Relabel relabel) {
   auto file = std::make_unique<mpi::File>(comm, path, mpi::File::Mode::read);
   const std::int64_t size = file->size();
   const int p = comm.size(), r = comm.rank();
@@ -258,7 +261,56 @@ std::unique_ptr<FileEdgeSource> FileEdgeSource::open(const mpi::Comm& comm, cons
     scan.vertices = std::max<vertex_t>(comm.allreduce(t.max_id, mpi::Op::max) + 1, header.size);
   }
   if (scan.share.global == 0) throw UserError("'" + path + "' holds no edges");
-  return std::make_unique<FileEdgeSource>(std::move(file), path, format, std::move(scan));
+  auto source = std::make_unique<FileEdgeSource>(std::move(file), path, format, std::move(scan));
+  if (relabel != Relabel::off) {
+    auto numbering = std::make_unique<IdRelabel>(*source, source->vertices_, comm);
+    if (relabel == Relabel::on || 2 * numbering->distinct() < source->vertices_) {
+      source->relabel_ = std::move(numbering);
+      source->relabel(comm);
+    }
+  }
+  return source;
+}
+
+FileEdgeSource::~FileEdgeSource() = default;
+
+void FileEdgeSource::relabel(const mpi::Comm& comm) {
+  std::string path;
+  if (comm.is_root()) {
+    const char* tmp = std::getenv("TMPDIR");
+    path = std::string(tmp && *tmp ? tmp : "/tmp") + "/g500-dense-ids-" + std::to_string(getpid()) + ".bin";
+  }
+  path = comm.broadcast_string(path, 0);
+  auto dense = std::make_unique<mpi::File>(comm, path, mpi::File::Mode::scratch);
+  std::vector<vertex_t> ids;
+  for_each_round(*this, comm, exchange::kBuildRound, [&](std::int64_t offset, std::span<const Edge> edges) {
+    ids.resize(2 * edges.size());
+    for (std::size_t k = 0; k < edges.size(); ++k) {
+      ids[2 * k] = edges[k].u;
+      ids[2 * k + 1] = edges[k].v;
+    }
+    relabel_->to_dense(ids);
+    dense->write_at_all((first() + offset) * static_cast<std::int64_t>(sizeof(Edge)),
+                        std::as_bytes(std::span(ids.data(), ids.size())));
+  });
+  vertices_ = relabel_->distinct();
+  dense_ = std::move(dense);
+}
+
+void FileEdgeSource::to_file_ids(std::span<vertex_t> ids) const {
+  if (relabel_) relabel_->to_original(ids);
+  for (vertex_t& id : ids)
+    if (id != kNoParent) id += id_base();
+}
+
+void FileEdgeSource::to_internal_ids(std::span<vertex_t> ids) const {
+  for (vertex_t& id : ids) id = id - id_base() >= 0 && id - id_base() < kMaxFileId ? id - id_base() : kNoParent;
+  if (relabel_) {
+    relabel_->to_dense(ids);
+  } else {
+    for (vertex_t& id : ids)
+      if (id >= vertices_) id = kNoParent;
+  }
 }
 
 FileEdgeSource::FileEdgeSource(std::unique_ptr<mpi::File> file, std::string path, GraphFormat format, Scan scan)
@@ -285,10 +337,10 @@ void FileEdgeSource::parse_from(std::int64_t first, std::int64_t count, Visit&& 
 }
 
 void FileEdgeSource::read(std::int64_t offset, std::span<Edge> out) const {
-  if (format_ == GraphFormat::binary) {
+  if (format_ == GraphFormat::binary || dense_) {
     std::string error;
     const std::int64_t want = static_cast<std::int64_t>(out.size_bytes());
-    if (file_->read_at((first() + offset) * static_cast<std::int64_t>(sizeof(Edge)), std::as_writable_bytes(out),
+    if ((dense_ ? *dense_ : *file_).read_at((first() + offset) * static_cast<std::int64_t>(sizeof(Edge)), std::as_writable_bytes(out),
                        error) != want) {
       throw std::runtime_error("cannot read '" + path_ + "': " + (error.empty() ? "it is shorter now" : error));
     }
@@ -306,7 +358,7 @@ void FileEdgeSource::read_weights(std::int64_t offset, std::span<float> out) con
 
 std::string FileEdgeSource::describe() const {
   return std::string(to_string(format_)) + " '" + path_ + "'" + (weighted_ ? " with weights" : "") +
-         " (re-read on each pass)";
+         (relabel_ ? ", ids relabelled (dense tuples in a scratch file)" : "") + " (re-read on each pass)";
 }
 
 }  // namespace g500

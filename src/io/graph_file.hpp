@@ -16,11 +16,16 @@
 
 #include "graph/edge_source.hpp"
 #include "mpi/comm.hpp"
+#include "io/id_relabel.hpp"
 #include "mpi/file.hpp"
 
 namespace g500 {
 
 enum class GraphFormat { binary, edge_list, matrix_market };
+
+// Whether ids are renumbered 0..N-1 (io/id_relabel.hpp): always, never, or when fewer than half
+// of 0 .. largest id occur (auto).
+enum class Relabel { automatic, on, off };
 
 // `format`: "auto" (from the extension: .bin binary, .mtx Matrix Market, .txt .el .edges .tsv
 // .csv .snap edge list), "binary", "edgelist" or "mtx". UserError when it cannot tell.
@@ -29,12 +34,19 @@ const char* to_string(GraphFormat format);
 
 class FileEdgeSource : public EdgeSource {
  public:
-  // Collective: opens and checks the file (UserError on every rank, naming file and line).
-  static std::unique_ptr<FileEdgeSource> open(const mpi::Comm& comm, const std::string& path, GraphFormat format);
+  // Collective: opens and checks the file (UserError on every rank, naming file and line), and
+  // relabels its ids when asked to: the dense tuples then go to a scratch file beside the system's
+  // temporary files ($TMPDIR), deleted when the source is.
+  static std::unique_ptr<FileEdgeSource> open(const mpi::Comm& comm, const std::string& path, GraphFormat format,
+                                              Relabel relabel = Relabel::automatic);
+  ~FileEdgeSource() override;
 
   vertex_t num_vertices() const { return vertices_; }
   // What the file calls vertex 0: 1 for Matrix Market, else 0.
   vertex_t id_base() const { return format_ == GraphFormat::matrix_market ? 1 : 0; }
+  bool relabelled() const { return relabel_ != nullptr; }
+  void to_file_ids(std::span<vertex_t> ids) const override;
+  void to_internal_ids(std::span<vertex_t> ids) const override;
   void read(std::int64_t offset, std::span<Edge> out) const override;
   bool has_weights() const override { return weighted_; }
   void read_weights(std::int64_t offset, std::span<float> out) const override;
@@ -55,7 +67,12 @@ class FileEdgeSource : public EdgeSource {
   template <class Visit>
   void parse_from(std::int64_t first, std::int64_t count, Visit&& visit) const;
 
+  // Relabels (collective): numbers the distinct ids and writes the dense tuples to a scratch file.
+  void relabel(const mpi::Comm& comm);
+
   std::unique_ptr<mpi::File> file_;
+  std::unique_ptr<IdRelabel> relabel_;   // with relabelling: the numbering
+  std::unique_ptr<mpi::File> dense_;     // ... and the tuples in dense ids (binary)
   std::string path_;
   GraphFormat format_;
   vertex_t vertices_;

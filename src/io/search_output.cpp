@@ -9,8 +9,8 @@
 
 namespace g500 {
 
-SearchOutput::SearchOutput(const mpi::Comm& comm, const std::string& path, bool binary, vertex_t id_base)
-    : comm_(comm), binary_(binary), id_base_(id_base) {
+SearchOutput::SearchOutput(const mpi::Comm& comm, const std::string& path, bool binary, const EdgeSource& ids)
+    : comm_(comm), binary_(binary), ids_(ids) {
   staged_ = comm.is_root() ? io::stage(path, static_cast<long>(getpid())) : io::StagedPath{};
   staged_.final_path = path;
   staged_.write_path = comm.broadcast_string(staged_.write_path, 0);
@@ -25,7 +25,7 @@ SearchOutput::~SearchOutput() {
 void SearchOutput::append(std::string& out, bool sssp, vertex_t root, vertex_t v, vertex_t parent,
                           double value) const {
   if (binary_) {
-    const std::int64_t record[4] = {sssp ? 1 : 0, root + id_base_, v + id_base_, parent + id_base_};
+    const std::int64_t record[4] = {sssp ? 1 : 0, root, v, parent};
     char bytes[40];
     std::memcpy(bytes, record, 32);
     std::memcpy(bytes + 32, &value, 8);
@@ -33,10 +33,10 @@ void SearchOutput::append(std::string& out, bool sssp, vertex_t root, vertex_t v
     return;
   }
   char line[128];
-  const int n = sssp ? std::snprintf(line, sizeof line, "sssp %lld %lld %lld %.9g\n", static_cast<long long>(root + id_base_),
-                                     static_cast<long long>(v + id_base_), static_cast<long long>(parent + id_base_), value)
-                     : std::snprintf(line, sizeof line, "bfs %lld %lld %lld %lld\n", static_cast<long long>(root + id_base_),
-                                     static_cast<long long>(v + id_base_), static_cast<long long>(parent + id_base_),
+  const int n = sssp ? std::snprintf(line, sizeof line, "sssp %lld %lld %lld %.9g\n", static_cast<long long>(root),
+                                     static_cast<long long>(v), static_cast<long long>(parent), value)
+                     : std::snprintf(line, sizeof line, "bfs %lld %lld %lld %lld\n", static_cast<long long>(root),
+                                     static_cast<long long>(v), static_cast<long long>(parent),
                                      static_cast<long long>(value));
   out.append(line, static_cast<std::size_t>(n));
 }

@@ -3,13 +3,16 @@
 // vertices, root after root. Text: one line "bfs ROOT VERTEX PARENT DEPTH" or "sssp ROOT VERTEX
 // PARENT DISTANCE" per reached vertex. Binary: 40-byte little-endian records {int64 kernel (0 bfs,
 // 1 sssp), int64 root, int64 vertex, int64 parent, float64 depth or distance}. Ids are the graph's
-// own (from 1 in Matrix Market files). The file appears under its name only once complete.
+// own (from 1 in Matrix Market files, before any relabelling). The file appears under its name only
+// once complete.
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "core/types.hpp"
+#include "graph/edge_source.hpp"
 #include "io/output_file.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/file.hpp"
@@ -19,8 +22,8 @@ namespace g500 {
 
 class SearchOutput {
  public:
-  // Collective. binary: records, else text lines.
-  SearchOutput(const mpi::Comm& comm, const std::string& path, bool binary, vertex_t id_base);
+  // Collective. binary: records, else text lines. `ids` names vertices as the graph does.
+  SearchOutput(const mpi::Comm& comm, const std::string& path, bool binary, const EdgeSource& ids);
   ~SearchOutput();
   SearchOutput(const SearchOutput&) = delete;
   SearchOutput& operator=(const SearchOutput&) = delete;
@@ -29,12 +32,19 @@ class SearchOutput {
   template <class Value>
   void write(const char* kernel, vertex_t root, const Partition1D& part, std::span<const vertex_t> parents,
              Value&& value) {
-    std::string bytes;
-    const bool sssp = std::string(kernel) == "sssp";
+    // Reached vertices and their parents, then all of them (and the root) in the graph's ids.
+    std::vector<vertex_t> ids{root};
+    std::vector<double> values;
     for (local_t i = 0; i < part.local_count(); ++i) {
       if (parents[i] == kNoParent) continue;
-      append(bytes, sssp, root, part.to_global(i), parents[i], static_cast<double>(value(i)));
+      ids.push_back(part.to_global(i));
+      ids.push_back(parents[i]);
+      values.push_back(static_cast<double>(value(i)));
     }
+    ids_.to_file_ids(ids);
+    std::string bytes;
+    const bool sssp = std::string(kernel) == "sssp";
+    for (std::size_t k = 0; k < values.size(); ++k) append(bytes, sssp, ids[0], ids[1 + 2 * k], ids[2 + 2 * k], values[k]);
     write_bytes(bytes);
   }
   // Collective: the file goes into place; UserError on every rank when that failed.
@@ -48,7 +58,7 @@ class SearchOutput {
   io::StagedPath staged_;
   std::unique_ptr<mpi::File> file_;
   bool binary_;
-  vertex_t id_base_;
+  const EdgeSource& ids_;
   std::int64_t written_ = 0;  // bytes of the whole file so far
 };
 

@@ -22,7 +22,9 @@ constexpr std::int64_t kPiece = std::int64_t{1} << 30;
 
 File::File(const Comm& comm, const std::string& path, Mode mode, const std::string& shown_as)
     : comm_(comm), path_(shown_as.empty() ? path : shown_as) {
-  const int amode = mode == Mode::read ? MPI_MODE_RDONLY : (MPI_MODE_WRONLY | MPI_MODE_CREATE);
+  const int amode = mode == Mode::read    ? MPI_MODE_RDONLY
+                    : mode == Mode::write ? (MPI_MODE_WRONLY | MPI_MODE_CREATE)
+                                          : (MPI_MODE_RDWR | MPI_MODE_CREATE | MPI_MODE_DELETE_ON_CLOSE);
   const int rc = MPI_File_open(comm.raw(), path.c_str(), amode, MPI_INFO_NULL, &file_);
   // Errors are returned, never fatal, on this file from now on.
   if (rc == MPI_SUCCESS) MPI_File_set_errhandler(file_, MPI_ERRORS_RETURN);

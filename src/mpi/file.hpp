@@ -13,7 +13,7 @@ namespace g500::mpi {
 
 class File {
  public:
-  enum class Mode { read, write };
+  enum class Mode { read, write, scratch };  // scratch: read and written, deleted when closed
   // Collective. Throws UserError when it cannot be opened. Errors name `shown_as` (default: the
   // path), for a file written under a temporary name.
   File(const Comm& comm, const std::string& path, Mode mode, const std::string& shown_as = "");

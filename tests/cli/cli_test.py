@@ -285,6 +285,53 @@ class GoodRun(unittest.TestCase):
             self.assertEqual([(x["root"] - 1, x["nedge"]) for x in chosen],
                              [(r, n) for r, n, _ in (base[2], base[0], base[1])])
 
+    def test_sparse_ids_are_relabelled_and_shown_as_the_file_has_them(self):
+        """A file whose ids are spread out (x -> 1000003 x + 7) is relabelled: the same roots (in
+        its ids), edge counts and levels as the dense file relabelled, at 1 and 3 ranks; --root and
+        --output speak the file's ids; --relabel off keeps the huge id range (refused here)."""
+        with tempfile.TemporaryDirectory() as tmp:
+            dense, sparse = os.path.join(tmp, "dense.txt"), os.path.join(tmp, "sparse.txt")
+            p = program.run(["generate", "--scale", "9", "-o", os.path.join(tmp, "g.bin"), "-q"])
+            self.assertEqual(p.returncode, 0, p.stderr)
+            import struct
+            with open(os.path.join(tmp, "g.bin"), "rb") as f:
+                data = f.read()
+            tuples = [struct.unpack_from("<qq", data, 16 * i) for i in range(len(data) // 16)]
+            with open(dense, "w") as f:
+                f.write("".join(f"{u} {v}\n" for u, v in tuples))
+            with open(sparse, "w") as f:
+                f.write("".join(f"{u * 1000003 + 7} {v * 1000003 + 7}\n" for u, v in tuples))
+
+            def fingerprint(args, np, unmap=lambda r: r):
+                out = os.path.join(tmp, "r.json")
+                q = program.run(args + ["--roots", "5", "-q", "--json", out], np=np)
+                self.assertEqual(q.returncode, 0, q.stderr)
+                with open(out) as f:
+                    r = json.load(f)
+                return r, [(unmap(x["root"]), x["nedge"], [l["discovered"] for l in x["levels"]]) for x in r["runs"]]
+
+            base_run, base = fingerprint(["--input", dense, "--relabel", "on"], 1)
+            for np in (1, 3):
+                with self.subTest(np=np):
+                    run, got = fingerprint(["--input", sparse], np, lambda r: (r - 7) // 1000003)
+                    self.assertEqual(got, base)
+                    self.assertEqual(run["graph"]["vertices"], base_run["graph"]["vertices"])
+                    self.assertIn("relabelled", run["edge_source"])
+            ids = {u * 1000003 + 7 for u, _ in tuples} | {v * 1000003 + 7 for _, v in tuples}
+            root = base[0][0] * 1000003 + 7
+            trees = os.path.join(tmp, "t.txt")
+            q = program.run(["--input", sparse, "--root", str(root), "-q", "--output", trees], np=2)
+            self.assertEqual(q.returncode, 0, q.stderr)
+            with open(trees) as f:
+                rows = [line.split() for line in f]
+            self.assertTrue(rows)
+            for _, r, v, parent, _ in rows:
+                self.assertEqual(int(r), root)
+                self.assertIn(int(v), ids)
+                self.assertIn(int(parent), ids)
+            BadInput.assert_clean_error(self, ["--input", sparse, "--root", "8", "-q"], "root 8 is not a vertex", np=2)
+            BadInput.assert_clean_error(self, ["--input", sparse, "--relabel", "off", "-q"], "not enough memory", np=2)
+
     def test_output_holds_every_tree(self):
         """--output: per root and kernel, each reached vertex with its parent and depth (distance);
         depths follow parents, distances never shrink along a tree edge, the binary records say the
