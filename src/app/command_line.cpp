@@ -72,8 +72,8 @@ Command parse_command_line(int argc, const char* const* argv) {
   const std::map<std::string, Relabel> relabel_modes = {
       {"auto", Relabel::automatic}, {"on", Relabel::on}, {"off", Relabel::off}};
   app.add_option("--relabel", run.relabel,
-                 "renumber --input's ids 0..N-1 in id order: on, off, or auto (when fewer than half of 0 .. the "
-                 "largest id occur); results keep the file's ids")
+                 "renumber --input's ids 0..N-1 in id order: on, off, or auto (when the largest id exceeds four "
+                 "times the tuple count); results keep the file's ids")
       ->transform(CLI::CheckedTransformer(relabel_modes))->default_str("auto");
   app.add_option("-n,--roots", run.roots, "number of BFS roots (>= 1)")->capture_default_str()->transform(decimal<int>());
   std::string engines_help = "BFS engine:";

@@ -262,12 +262,11 @@ std::unique_ptr<FileEdgeSource> FileEdgeSource::open(const mpi::Comm& comm, cons
   }
   if (scan.share.global == 0) throw UserError("'" + path + "' holds no edges");
   auto source = std::make_unique<FileEdgeSource>(std::move(file), path, format, std::move(scan));
-  if (relabel != Relabel::off) {
-    auto numbering = std::make_unique<IdRelabel>(*source, source->vertices_, comm);
-    if (relabel == Relabel::on || 2 * numbering->distinct() < source->vertices_) {
-      source->relabel_ = std::move(numbering);
-      source->relabel(comm);
-    }
+  // auto: the tuples name at most 2M distinct ids, so an id range over 4M is less than half used,
+  // known without counting (a file that uses most of its range pays no extra pass).
+  if (relabel == Relabel::on || (relabel == Relabel::automatic && source->vertices_ > 4 * source->global_tuples())) {
+    source->relabel_ = std::make_unique<IdRelabel>(*source, source->vertices_, comm);
+    source->relabel(comm);
   }
   return source;
 }

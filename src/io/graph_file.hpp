@@ -23,8 +23,8 @@ namespace g500 {
 
 enum class GraphFormat { binary, edge_list, matrix_market };
 
-// Whether ids are renumbered 0..N-1 (io/id_relabel.hpp): always, never, or when fewer than half
-// of 0 .. largest id occur (auto).
+// Whether ids are renumbered 0..N-1 (io/id_relabel.hpp): always, never, or (auto) when the id range
+// is over four times the tuple count, so that most of it cannot occur.
 enum class Relabel { automatic, on, off };
 
 // `format`: "auto" (from the extension: .bin binary, .mtx Matrix Market, .txt .el .edges .tsv
