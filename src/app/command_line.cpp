@@ -62,6 +62,8 @@ Command parse_command_line(int argc, const char* const* argv) {
                  "read the graph from this file instead of generating it (docs/formats.md: binary, text edge "
                  "list, Matrix Market)")
       ->excludes(scale_option)->excludes(edgefactor_option);
+  app.add_option("--input-weights", run.input_weights,
+                 "the weights of a binary --input (what g500 generate --weights writes), for SSSP");
   app.add_option("--format", run.input_format, "format of --input: auto (from the extension), binary, edgelist, mtx")
       ->capture_default_str()->check(CLI::IsMember({"auto", "binary", "edgelist", "mtx"}));
   app.add_option("--root", run.root_ids,

@@ -124,7 +124,7 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   } else {
     const GraphFormat format = graph_format(options.input_path, options.input_format);
     progress.say("reading %s '%s'", to_string(format), options.input_path.c_str());
-    std::unique_ptr<FileEdgeSource> file = FileEdgeSource::open(comm, options.input_path, format, options.relabel);
+    std::unique_ptr<FileEdgeSource> file = FileEdgeSource::open(comm, options.input_path, format, options.relabel, options.input_weights);
     check_rank_count(file->num_vertices(), comm.size());
     if (options.kernels.sssp && !file->has_weights()) {
       throw UserError("--kernels sssp needs edge weights, and '" + options.input_path + "' has none");

@@ -28,6 +28,7 @@ struct RunOptions {
   std::string roots_file;          // --roots-file: more of them
   std::string input_path;             // a graph file instead of the generator (empty: generate)
   std::string input_format = "auto";  // auto (by extension), binary, edgelist, mtx
+  std::string input_weights;          // a binary edge file's weights (empty: none)
   Relabel relabel = Relabel::automatic;  // --relabel: renumber a graph file's ids 0..N-1
   BfsOptions bfs;
   KernelChoice kernels;

@@ -152,7 +152,10 @@ const char* to_string(GraphFormat format) {
 }
 
 std::unique_ptr<FileEdgeSource> FileEdgeSource::open(const mpi::Comm& comm, const std::string& path,
-                                                     GraphFormat format, Relabel relabel) {
+                                                     GraphFormat format, Relabel relabel, const std::string& weights) {
+  if (!weights.empty() && format != GraphFormat::binary) {
+    throw UserError("--input-weights goes with a binary edge file; a text file carries its weights in a third column");
+  }
   auto file = std::make_unique<mpi::File>(comm, path, mpi::File::Mode::read);
   const std::int64_t size = file->size();
   const int p = comm.size(), r = comm.rank();
@@ -261,7 +264,34 @@ std::unique_ptr<FileEdgeSource> FileEdgeSource::open(const mpi::Comm& comm, cons
     scan.vertices = std::max<vertex_t>(comm.allreduce(t.max_id, mpi::Op::max) + 1, header.size);
   }
   if (scan.share.global == 0) throw UserError("'" + path + "' holds no edges");
+  std::unique_ptr<mpi::File> weight_file;
+  if (!weights.empty()) {
+    weight_file = std::make_unique<mpi::File>(comm, weights, mpi::File::Mode::read);
+    if (weight_file->size() != 4 * scan.share.global) {
+      throw UserError("'" + weights + "' holds " + std::to_string(weight_file->size()) + " bytes, not one float32 for " +
+                      "each of the " + std::to_string(scan.share.global) + " tuples");
+    }
+    std::vector<float> block;
+    std::int64_t bad = -1;
+    for (std::int64_t at = 0; at < scan.share.count; at += kCheckpoint) {
+      block.resize(std::min(kCheckpoint, scan.share.count - at));
+      std::string error;
+      if (weight_file->read_at((scan.share.first + at) * 4, std::as_writable_bytes(std::span(block)), error) !=
+          static_cast<std::int64_t>(4 * block.size())) {
+        throw std::runtime_error("cannot read '" + weights + "': " + error);
+      }
+      for (std::size_t k = 0; k < block.size() && bad < 0; ++k)
+        if (!(block[k] >= 0) || !std::isfinite(block[k])) bad = scan.share.first + at + static_cast<std::int64_t>(k);
+    }
+    const std::int64_t first_bad = comm.allreduce(bad < 0 ? std::numeric_limits<std::int64_t>::max() : bad, mpi::Op::min);
+    if (first_bad != std::numeric_limits<std::int64_t>::max()) {
+      throw UserError("'" + weights + "': the weight of tuple " + std::to_string(first_bad) +
+                      " is not a non-negative number");
+    }
+    scan.weighted = true;
+  }
   auto source = std::make_unique<FileEdgeSource>(std::move(file), path, format, std::move(scan));
+  source->weights_ = std::move(weight_file);
   // auto: the tuples name at most 2M distinct ids, so an id range over 4M is less than half used,
   // known without counting (a file that uses most of its range pays no extra pass).
   if (relabel == Relabel::on || (relabel == Relabel::automatic && source->vertices_ > 4 * source->global_tuples())) {
@@ -351,6 +381,15 @@ void FileEdgeSource::read(std::int64_t offset, std::span<Edge> out) const {
 
 void FileEdgeSource::read_weights(std::int64_t offset, std::span<float> out) const {
   if (!weighted_) EdgeSource::read_weights(offset, out);
+  if (weights_) {
+    std::string error;
+    if (weights_->read_at((first() + offset) * 4, std::as_writable_bytes(out), error) !=
+        static_cast<std::int64_t>(out.size_bytes())) {
+      throw std::runtime_error("cannot read '" + weights_->path() + "': " + (error.empty() ? "it is shorter now" : error));
+    }
+    for (float& w : out) w += 0.0f;  // -0 becomes +0, as for text weights
+    return;
+  }
   parse_from(offset, static_cast<std::int64_t>(out.size()),
              [&](std::int64_t k, const ParsedLine& t) { out[k] = t.weight; });
 }

@@ -37,8 +37,10 @@ class FileEdgeSource : public EdgeSource {
   // Collective: opens and checks the file (UserError on every rank, naming file and line), and
   // relabels its ids when asked to: the dense tuples then go to a scratch file beside the system's
   // temporary files ($TMPDIR), deleted when the source is.
+  // `weights`: a binary edge file's weights (`g500 generate --weights`: little-endian float32 per
+  // tuple), checked to hold one non-negative number per tuple; empty: none.
   static std::unique_ptr<FileEdgeSource> open(const mpi::Comm& comm, const std::string& path, GraphFormat format,
-                                              Relabel relabel = Relabel::automatic);
+                                              Relabel relabel = Relabel::automatic, const std::string& weights = "");
   ~FileEdgeSource() override;
 
   vertex_t num_vertices() const { return vertices_; }
@@ -73,6 +75,7 @@ class FileEdgeSource : public EdgeSource {
   std::unique_ptr<mpi::File> file_;
   std::unique_ptr<IdRelabel> relabel_;   // with relabelling: the numbering
   std::unique_ptr<mpi::File> dense_;     // ... and the tuples in dense ids (binary)
+  std::unique_ptr<mpi::File> weights_;   // a binary edge file's weights
   std::string path_;
   GraphFormat format_;
   vertex_t vertices_;

@@ -271,6 +271,24 @@ class GoodRun(unittest.TestCase):
             self.assertEqual(stats["validation"], "passed")
             self.assertEqual(stats["SCALE"], "9")
             self.assertIn("sssp_harmonic_mean_TEPS", stats)
+
+            # The binary file with its weights file gives kernel 3 the same distances as the text.
+            def buckets(args, np):
+                out = os.path.join(tmp, "s.json")
+                q = program.run(args + ["--roots", "4", "--kernels", "sssp", "-q", "--json", out], np=np)
+                self.assertEqual(q.returncode, 0, q.stderr)
+                with open(out) as f:
+                    return [(x["root"], x["nedge"], [(b["bucket"], b["settled"]) for b in x["buckets"]])
+                            for x in json.load(f)["sssp"]["runs"]]
+            self.assertEqual(buckets(["--input", binary, "--input-weights", weights], 3),
+                             buckets(["--input", weighted], 2))
+            short = os.path.join(tmp, "short.w")
+            with open(short, "wb") as f:
+                f.write(w[:100])
+            BadInput.assert_clean_error(self, ["--input", binary, "--input-weights", short, "-q"],
+                                        "holds 100 bytes, not one float32 for each of the", np=2)
+            BadInput.assert_clean_error(self, ["--input", text, "--input-weights", weights, "-q"],
+                                        "--input-weights goes with a binary edge file")
             # Chosen roots, in the file's own ids (from 1 in Matrix Market).
             roots = os.path.join(tmp, "roots.txt")
             with open(roots, "w") as f:
