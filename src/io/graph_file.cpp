@@ -117,6 +117,13 @@ MatrixMarketHeader read_header(const mpi::File& file, std::int64_t size) {
   return {0, 0, false, 0, "no size line"};
 }
 
+// Collective: the lowest of every rank's `index` (-1 on a rank: none there), or -1 when none has one.
+std::int64_t lowest_everywhere(const mpi::Comm& comm, std::int64_t index) {
+  constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::max();
+  const std::int64_t lowest = comm.allreduce(index < 0 ? kNone : index, mpi::Op::min);
+  return lowest == kNone ? -1 : lowest;
+}
+
 // The opening pass over this rank's lines of a text file.
 struct TextScan {
   std::int64_t tuples = 0, lines_in_range = 0;
@@ -183,8 +190,8 @@ std::unique_ptr<FileEdgeSource> FileEdgeSource::open(const mpi::Comm& comm, cons
       if (found.first_bad >= 0 && bad < 0) bad = first + at + found.first_bad;
       max_id = std::max(max_id, found.max_id);
     }
-    const std::int64_t first_bad = comm.allreduce(bad < 0 ? std::numeric_limits<std::int64_t>::max() : bad, mpi::Op::min);
-    if (first_bad != std::numeric_limits<std::int64_t>::max()) {
+    const std::int64_t first_bad = lowest_everywhere(comm, bad);
+    if (first_bad >= 0) {
       throw UserError("'" + path + "': tuple " + std::to_string(first_bad) + " has a vertex id outside 0 .. 2^42 - 1");
     }
     scan.vertices = comm.allreduce(max_id, mpi::Op::max) + 1;
@@ -283,8 +290,8 @@ std::unique_ptr<FileEdgeSource> FileEdgeSource::open(const mpi::Comm& comm, cons
       for (std::size_t k = 0; k < block.size() && bad < 0; ++k)
         if (!(block[k] >= 0) || !std::isfinite(block[k])) bad = scan.share.first + at + static_cast<std::int64_t>(k);
     }
-    const std::int64_t first_bad = comm.allreduce(bad < 0 ? std::numeric_limits<std::int64_t>::max() : bad, mpi::Op::min);
-    if (first_bad != std::numeric_limits<std::int64_t>::max()) {
+    const std::int64_t first_bad = lowest_everywhere(comm, bad);
+    if (first_bad >= 0) {
       throw UserError("'" + weights + "': the weight of tuple " + std::to_string(first_bad) +
                       " is not a non-negative number");
     }
