@@ -27,7 +27,7 @@ def shown(path):
     return os.path.relpath(path, ROOT) if path.startswith(ROOT + os.sep) else os.path.basename(path)
 
 
-def run_once(binary, args, np, threads, out_json):
+def run_once(binary, args, np, threads, out_json, kernel="bfs"):
     cmd = [MPIRUN, "-np", str(np), binary] + args + ["--quiet", "--json", out_json]
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
     p = subprocess.run(cmd, capture_output=True, text=True, env=env)
@@ -35,7 +35,8 @@ def run_once(binary, args, np, threads, out_json):
         raise SystemExit("failed: %s\n%s" % (shlex.join(cmd), p.stderr[-2000:]))
     with open(out_json) as f:
         r = json.load(f)
-    return {"mean_time": r["statistics"]["time"]["mean"], "teps": r["statistics"]["TEPS"]["harmonic_mean"],
+    stats = r["sssp"]["statistics"] if kernel == "sssp" else r["statistics"]
+    return {"mean_time": stats["time"]["mean"], "teps": stats["TEPS"]["harmonic_mean"],
             "construction": r["construction_time"]}
 
 
@@ -48,6 +49,8 @@ def main():
     ap.add_argument("--pairs", type=int, default=5)
     ap.add_argument("--np", type=int, default=2)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--kernel", choices=["bfs", "sssp"], default="bfs",
+                    help="whose statistics to compare (sssp: run with --kernels sssp or bfs,sssp)")
     ap.add_argument("--out", help="write the figures and commands as JSON here")
     ap.add_argument("--a-is", default="", help="what A is (a commit, a build option), for the record")
     ap.add_argument("--b-is", default="", help="what B is, for the record")
@@ -59,8 +62,8 @@ def main():
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(o.pairs):
-            a = run_once(o.a, a_cmd, o.np, o.threads, os.path.join(tmp, "a.json"))
-            b = run_once(o.b, b_cmd, o.np, o.threads, os.path.join(tmp, "b.json"))
+            a = run_once(o.a, a_cmd, o.np, o.threads, os.path.join(tmp, "a.json"), o.kernel)
+            b = run_once(o.b, b_cmd, o.np, o.threads, os.path.join(tmp, "b.json"), o.kernel)
             rows.append((a, b))
             print("pair %d: mean BFS %.5f / %.5f s, TEPS %.4g / %.4g, construction %.3f / %.3f s" % (
                 i + 1, a["mean_time"], b["mean_time"], a["teps"], b["teps"], a["construction"], b["construction"]),

@@ -13,12 +13,17 @@ namespace g500 {
 
 template <class Column>
 DeltaStepping<Column>::DeltaStepping(const mpi::Comm& comm, const Partition1D& part, float delta)
-    : comm_(comm), part_(part), delta_(delta), csr_{part, {}, {}, {}},
+    : comm_(comm), part_(part), delta_(delta), per_delta_(1.0f / delta), csr_{part, {}, {}, {}},
       buckets_(comm.size(), omp_get_max_threads(), "sssp.relaxations") {}
 
 template <class Column>
 void DeltaStepping<Column>::build(const EdgeSource& source) {
   csr_ = build_weighted_csr_1d<Column>(source, part_, comm_);
+  light_.resize(part_.local_count());
+#pragma omp parallel for schedule(static)
+  for (local_t i = 0; i < part_.local_count(); ++i) {
+    light_[i] = static_cast<std::uint32_t>(csr_.light_end(i, delta_) - csr_.offsets[i]);
+  }
 }
 
 template <class Column>
@@ -87,7 +92,7 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
     parents[r] = root;
     active_.push_back(r);
   }
-  const auto light_end = [&](local_t u) { return csr_.light_end(u, delta_); };
+  const auto light_end = [&](local_t u) { return csr_.offsets[u] + light_[u]; };
   const auto row_begin = [&](local_t u) { return csr_.offsets[u]; };
   const auto row_end = [&](local_t u) { return csr_.offsets[u + 1]; };
   std::vector<local_t> round;
@@ -144,7 +149,7 @@ std::unique_ptr<SsspEngine> make_delta_stepping(const mpi::Comm& comm, const Par
 std::int64_t delta_stepping_memory_bytes(double vertices, double tuples, int ranks, double id_bytes) {
   const double n_local = vertices / ranks + 64, m_local = tuples / ranks + 1;
   double bytes = weighted_csr_1d_build_bytes(vertices, tuples, ranks, id_bytes);
-  bytes += 4 * n_local + 3 * 8 * n_local;  // distances; active, round and member lists
+  bytes += 4 * n_local + 4 * n_local + 3 * 8 * n_local;  // distances, light counts; active, round, members
   // relaxation requests (buckets, sent, received): one piece, plus room for a hub's row that ends it
   bytes += 3 * (2 * id_bytes + 4) * std::min(2 * m_local, 2.0 * exchange::kTopDownRound);
   return static_cast<std::int64_t>(std::min(bytes, 9.0e18));

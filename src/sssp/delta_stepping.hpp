@@ -54,7 +54,8 @@ class DeltaStepping : public SsspEngine {
     Column parent;
     float dist;
   };
-  std::int64_t bucket_of(float d) const { return static_cast<std::int64_t>(d / delta_); }
+  // Buckets by multiplying (a division per vertex and scan cost more than the scan itself).
+  std::int64_t bucket_of(float d) const { return static_cast<std::int64_t>(d * per_delta_); }
   // Relaxes entries [first(u), last(u)) of each u in `from`, applies what arrives and returns the
   // requests sent; with `requeue`, vertices whose distance drops into `bucket` go to active_.
   template <class First, class Last>
@@ -64,7 +65,9 @@ class DeltaStepping : public SsspEngine {
   const mpi::Comm& comm_;
   Partition1D part_;
   float delta_;
+  float per_delta_;  // 1 / delta
   WeightedCsr1D<Column> csr_;
+  big_vector<std::uint32_t> light_;  // each row's light entries (weight < delta), found once at build
   exchange::OwnerBuckets<Relaxation> buckets_;
   std::vector<Relaxation> arrived_;
   std::vector<local_t> active_, members_;
