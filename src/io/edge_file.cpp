@@ -1,11 +1,9 @@
 #include "io/edge_file.hpp"
 
-#include <unistd.h>
-
 #include <bit>
 
 #include "core/error.hpp"
-#include "io/output_file.hpp"
+#include "io/staged_file.hpp"
 #include "mpi/file.hpp"
 
 namespace g500 {
@@ -16,29 +14,16 @@ static_assert(std::endian::native == std::endian::little, "edge files are little
 // Collective: every rank's bytes at its offset, in a file that appears under `path` only complete.
 void write_ranges(const std::string& path, std::int64_t offset, std::span<const std::byte> bytes,
                   const mpi::Comm& comm) {
-  io::StagedPath staged = comm.is_root() ? io::stage(path, static_cast<long>(getpid())) : io::StagedPath{};
-  staged.final_path = path;
-  staged.write_path = comm.broadcast_string(staged.write_path, 0);
-  staged.in_place = staged.write_path == path;
+  const io::StagedPath staged = io::stage_everywhere(comm, path);
   try {
     mpi::File file(comm, staged.write_path, mpi::File::Mode::write, path);
     file.write_at_all(offset, bytes);
     file.close();
   } catch (const UserError&) {
-    comm.barrier();  // every rank has let go of the file before it is removed
-    if (comm.is_root()) io::discard(staged);
+    io::discard_everywhere(comm, staged);
     throw;
   }
-  std::string failure;
-  if (comm.is_root()) {
-    try {
-      io::commit(staged);
-    } catch (const UserError& e) {
-      failure = e.what();
-    }
-  }
-  failure = comm.broadcast_string(failure, 0);
-  if (!failure.empty()) throw UserError(failure);
+  io::commit_everywhere(comm, staged);
 }
 
 }  // namespace

@@ -1,20 +1,16 @@
 #include "io/search_output.hpp"
 
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstring>
 
 #include "core/error.hpp"
+#include "io/staged_file.hpp"
 
 namespace g500 {
 
 SearchOutput::SearchOutput(const mpi::Comm& comm, const std::string& path, bool binary, const EdgeSource& ids)
     : comm_(comm), binary_(binary), ids_(ids) {
-  staged_ = comm.is_root() ? io::stage(path, static_cast<long>(getpid())) : io::StagedPath{};
-  staged_.final_path = path;
-  staged_.write_path = comm.broadcast_string(staged_.write_path, 0);
-  staged_.in_place = staged_.write_path == path;
+  staged_ = io::stage_everywhere(comm, path);
   file_ = std::make_unique<mpi::File>(comm, staged_.write_path, mpi::File::Mode::write, path);
 }
 
@@ -53,22 +49,12 @@ void SearchOutput::close() {
   try {
     file_->close();
   } catch (const UserError&) {
-    comm_.barrier();
-    if (comm_.is_root()) io::discard(staged_);
+    io::discard_everywhere(comm_, staged_);
     file_.reset();
     throw;
   }
   file_.reset();
-  std::string failure;
-  if (comm_.is_root()) {
-    try {
-      io::commit(staged_);
-    } catch (const UserError& e) {
-      failure = e.what();
-    }
-  }
-  failure = comm_.broadcast_string(failure, 0);
-  if (!failure.empty()) throw UserError(failure);
+  io::commit_everywhere(comm_, staged_);
 }
 
 }  // namespace g500

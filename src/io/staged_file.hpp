@@ -1,0 +1,43 @@
+#pragma once
+// An output file all ranks write (MPI-IO) that appears under its name only complete: the staging of
+// io/output_file.hpp done once by rank 0 for every rank, and its outcome shared by all.
+#include <unistd.h>
+
+#include <string>
+
+#include "core/error.hpp"
+#include "io/output_file.hpp"
+#include "mpi/comm.hpp"
+
+namespace g500::io {
+
+// Collective: where every rank writes for `path` (rank 0 picks it).
+inline StagedPath stage_everywhere(const mpi::Comm& comm, const std::string& path) {
+  StagedPath staged = comm.is_root() ? stage(path, static_cast<long>(getpid())) : StagedPath{};
+  staged.final_path = path;
+  staged.write_path = comm.broadcast_string(staged.write_path, 0);
+  staged.in_place = staged.write_path == path;
+  return staged;
+}
+
+// Collective, after a failed write: once every rank has let go of the file, rank 0 removes it.
+inline void discard_everywhere(const mpi::Comm& comm, const StagedPath& staged) {
+  comm.barrier();
+  if (comm.is_root()) discard(staged);
+}
+
+// Collective, once the file is closed: rank 0 puts it in place; UserError on every rank if that failed.
+inline void commit_everywhere(const mpi::Comm& comm, const StagedPath& staged) {
+  std::string failure;
+  if (comm.is_root()) {
+    try {
+      commit(staged);
+    } catch (const UserError& e) {
+      failure = e.what();
+    }
+  }
+  failure = comm.broadcast_string(failure, 0);
+  if (!failure.empty()) throw UserError(failure);
+}
+
+}  // namespace g500::io
