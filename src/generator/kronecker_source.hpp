@@ -18,6 +18,7 @@ class KroneckerSource : public EdgeSource {
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < n; ++i) out[i] = gen_.weight(first + i);
   }
+  bool reads_in_pieces() const override { return true; }
   std::string describe() const override { return "kronecker (regenerated on each pass)"; }
 
  private:

@@ -5,11 +5,15 @@
 // validator once per search. Producers: the Kronecker generator, which makes any range again
 // (generator/kronecker_source.hpp); tuples held in memory (SliceSource, for `generate` and tests);
 // a file reader will re-read its byte range.
+#include <omp.h>
+
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/big_vector.hpp"
 #include "core/types.hpp"
@@ -35,6 +39,9 @@ class EdgeSource {
   virtual void read_weights(std::int64_t offset, std::span<float> out) const {
     throw std::logic_error("this edge source has no weights");
   }
+  // Whether read() of a small range is cheap and safe on several threads at once (a generator, or
+  // tuples in memory; not a file, whose reads re-parse from a checkpoint through MPI-IO).
+  virtual bool reads_in_pieces() const { return false; }
   // Where the tuples come from, for the report.
   virtual std::string describe() const = 0;
   // Internal ids (0 .. N-1) to the ids the user knows (a graph file's own, from 1 in Matrix Market,
@@ -72,6 +79,7 @@ class SliceSource : public EdgeSource {
     if (!has_weights()) EdgeSource::read_weights(offset, out);
     for (std::size_t i = 0; i < out.size(); ++i) out[i] = slice_.weights[offset + i];
   }
+  bool reads_in_pieces() const override { return true; }
   std::string describe() const override { return "in memory"; }
   const EdgeSlice& slice() const { return slice_; }
 
@@ -100,6 +108,38 @@ void for_each_weighted_round(const EdgeSource& source, const mpi::Comm& comm, st
     weights.resize(edges.size());
     source.read_weights(first, weights);
     visit(first, edges, std::span<const float>(weights.data(), weights.size()));
+  });
+}
+
+// Collective: scan(thread, tuples) on the OpenMP team over all of this rank's share, and
+// after_round() once per round of at most `round` tuples (for collective work, an exchange say),
+// as many rounds on every rank. A source that reads in pieces is made piece by piece on each
+// thread, so a piece is scanned while it is still in cache; any other is read a round at a time.
+template <class Scan, class AfterRound>
+void scan_in_pieces(const EdgeSource& source, const mpi::Comm& comm, std::int64_t round, Scan&& scan,
+                    AfterRound&& after_round) {
+  constexpr std::int64_t kPiece = 4096;  // 64 KB of tuples: inside L2 beside what the scan reads
+  if (!source.reads_in_pieces()) {
+    for_each_round(source, comm, round, [&](std::int64_t, std::span<const Edge> edges) {
+      const std::int64_t n = static_cast<std::int64_t>(edges.size());
+#pragma omp parallel for schedule(static)
+      for (std::int64_t p = 0; p < n; p += kPiece) scan(omp_get_thread_num(), edges.subspan(p, std::min(kPiece, n - p)));
+      after_round();
+    });
+    return;
+  }
+  exchange::in_rounds(comm, source.count(), round, [&](std::int64_t first, std::int64_t last) {
+#pragma omp parallel
+    {
+      std::vector<Edge> piece(kPiece);
+#pragma omp for schedule(dynamic, 4)
+      for (std::int64_t p = first; p < last; p += kPiece) {
+        const std::span<Edge> edges(piece.data(), std::min(kPiece, last - p));
+        source.read(p, edges);  // the team is busy, so the source's own loop runs on this thread
+        scan(omp_get_thread_num(), std::span<const Edge>(edges));
+      }
+    }
+    after_round();
   });
 }
 

@@ -36,14 +36,15 @@ std::int64_t estimate_graph_bytes(double n, double m, int num_ranks, const BfsOp
   // No edge list is kept: each stage reads rounds of tuples again (one round buffer at a time).
   double bytes = 16 * std::min(m_local, build_round);                                   // a round of tuples
   bytes += 8 * n_local + n_local / 8 + 3 * 8 * std::min(2 * m_local, build_round);      // parents, roots scan
-  bytes += 4 * n_local + 16 * n_local + n_local / 8;                                    // validation: levels, tree
-  // its tuples relayed to the owners (buckets, sent, received; 64-bit ids at worst)
-  bytes += (3 * 2 * 8 + 3 * (2 * 8 + 4)) * std::min(m_local, validation_round);
+  // BFS validation: every vertex's level and parent fingerprint on every rank (2 bytes each, for
+  // trees of up to 254 levels), bitmaps, and tree-edge candidates (buckets, sent, received)
+  bytes += 2 * n + n / 8 + 3 * n_local / 8 + 3 * 2 * 8 * std::min(m_local, validation_round);
   const GraphShape shape{n, m, num_ranks};
   if (kernels.bfs) bytes += static_cast<double>(find_engine(bfs.engine).memory_bytes(shape, bfs));
   if (kernels.sssp) {
-    // distances, confirmed flags; validation's weights (a round's, and in every relayed tuple)
-    bytes += 4 * n_local + n_local + (4 + 6 * 4) * std::min(m_local, validation_round);
+    // distances, confirmed flags; validation's tuples relayed to the owners with their weights
+    // (buckets, sent, received; 64-bit ids at worst) and a round's weights
+    bytes += 4 * n_local + n_local + (4 + 3 * 2 * 8 + 3 * (2 * 8 + 4) + 6 * 4) * std::min(m_local, validation_round);
     bytes += static_cast<double>(delta_stepping_memory_bytes(n, m, num_ranks, id_bytes(bfs, n)));
   }
   return static_cast<std::int64_t>(std::min(bytes, 9.0e18));
