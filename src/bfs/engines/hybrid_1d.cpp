@@ -178,49 +178,72 @@ StepCounts Hybrid1D<Column>::bottom_up_step(std::span<vertex_t> parents) {
   word_t* next_bits = gather_->next_slice().data();
   word_t* visited_bits = visited_.data();
   const auto in_frontier = [&](vertex_t u) { return frontier.contains(u); };
+  // A word's unvisited vertices first try their first neighbour (the highest-degree one), read in
+  // order from its own compact array: that finds most parents without touching a row. The rows of
+  // those it does not find are prefetched then, and searched one word later, once they have
+  // arrived. (Unvisited vertices have a first neighbour: the isolated start out visited.)
+  constexpr std::int64_t kChunkWords = 256;
+  const std::int64_t chunks = (words + kChunkWords - 1) / kChunkWords;
+  const word_t last_word_mask = n_local % kWordBits ? (word_t{1} << (n_local % kWordBits)) - 1 : ~word_t{0};
 #pragma omp parallel
   {
     StepCounts mine;
-#pragma omp for schedule(dynamic, 256) nowait
-    for (std::int64_t w = 0; w < words; ++w) {
-      // Rows are visited in order but only their first entries are read: prefetch the next word's.
-      if (w + 1 < words) {
-        for (word_t next = ~visited_bits[w + 1]; next; next &= next - 1) {
-          const local_t v = (w + 1) * kWordBits + __builtin_ctzll(next);
-          if (v < n_local) __builtin_prefetch(csr_.begin(v));
+    const auto discover = [&](local_t v, vertex_t parent) {
+      parents[v] = parent;
+      ++mine.discovered;
+      mine.discovered_edges += csr_.degree(v);
+    };
+#pragma omp for schedule(dynamic, 1) nowait
+    for (std::int64_t c = 0; c < chunks; ++c) {
+      const std::int64_t first = c * kChunkWords, last = std::min(words, first + kChunkWords);
+      word_t rows_due = 0;  // vertices of word w - 1 whose rows are to search
+      for (std::int64_t w = first; w <= last; ++w) {
+        word_t need_rows = 0;
+        if (w < last) {
+          word_t todo = ~visited_bits[w];
+          if (w == words - 1) todo &= last_word_mask;
+          // Without branches: whether a first neighbour is in the frontier is a coin toss in the
+          // busiest levels. An unvisited vertex's parent is kNoParent already, so it is written
+          // either way.
+          word_t found = 0;
+          mine.edges_examined += __builtin_popcountll(todo);
+          for (; todo; todo &= todo - 1) {
+            const int b = __builtin_ctzll(todo);
+            const local_t v = w * kWordBits + b;
+            const vertex_t parent = static_cast<vertex_t>(first_neighbour_[v]);
+            const word_t hit = frontier.frontier.test(parent);
+            parents[v] = hit ? parent : kNoParent;
+            found |= hit << b;
+            mine.discovered_edges += static_cast<std::int64_t>(hit) * csr_.degree(v);
+          }
+          mine.discovered += __builtin_popcountll(found);
+          need_rows = ~visited_bits[w] & ~found;
+          if (w == words - 1) need_rows &= last_word_mask;
+          for (word_t rows = need_rows; rows; rows &= rows - 1) __builtin_prefetch(csr_.begin(w * kWordBits + __builtin_ctzll(rows)) + 1);
+          next_bits[w] = found;
         }
-      }
-      word_t todo = ~visited_bits[w];
-      word_t found = 0;
-      while (todo) {
-        const int b = __builtin_ctzll(todo);
-        todo &= todo - 1;
-        const local_t v = w * kWordBits + b;
-        if (v >= n_local) break;
-        // The first neighbour (the highest-degree one) comes from its own compact array, read in
-        // order: it finds most parents without touching the row. (Unvisited vertices have one: the
-        // isolated start out visited.)
-        ++mine.edges_examined;
-        vertex_t parent = static_cast<vertex_t>(first_neighbour_[v]);
-        if (!in_frontier(parent)) {
-          parent = kNoParent;
-          for (const Column* it = csr_.begin(v) + 1; it < csr_.end(v); ++it) {
-            ++mine.edges_examined;
-            if (in_frontier(static_cast<vertex_t>(*it))) {
-              parent = static_cast<vertex_t>(*it);
-              break;
+        if (rows_due) {
+          const std::int64_t pw = w - 1;
+          word_t found = 0;
+          for (; rows_due; rows_due &= rows_due - 1) {
+            const int b = __builtin_ctzll(rows_due);
+            const local_t v = pw * kWordBits + b;
+            for (const Column* it = csr_.begin(v) + 1; it < csr_.end(v); ++it) {
+              ++mine.edges_examined;
+              if (in_frontier(static_cast<vertex_t>(*it))) {
+                discover(v, static_cast<vertex_t>(*it));
+                found |= word_t{1} << b;
+                break;
+              }
             }
           }
+          next_bits[pw] |= found;
+          visited_bits[pw] |= next_bits[pw];
+        } else if (w > first) {
+          visited_bits[w - 1] |= next_bits[w - 1];
         }
-        if (parent != kNoParent) {
-          parents[v] = parent;
-          found |= word_t{1} << b;
-          ++mine.discovered;
-          mine.discovered_edges += csr_.degree(v);
-        }
+        rows_due = need_rows;
       }
-      next_bits[w] = found;
-      visited_bits[w] |= found;
     }
     total.add_atomic(mine);
   }
