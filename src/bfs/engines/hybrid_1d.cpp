@@ -102,18 +102,34 @@ StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
     const std::int64_t n_pieces = static_cast<std::int64_t>(piece_ends_.size()), done = queue_.size();
     const std::int64_t first = r == 0 ? 0 : r <= n_pieces ? piece_ends_[r - 1] : done;
     const std::int64_t last = r < n_pieces ? piece_ends_[r] : done;
+    // Threads share the piece by edges, not by vertices: a level whose frontier is a few hubs is
+    // a few long rows.
+    piece_edges_.resize(last - first + 1);
+    piece_edges_[0] = 0;
+    for (std::int64_t i = first; i < last; ++i) piece_edges_[i - first + 1] = piece_edges_[i - first] + csr_.degree(queue_[i]);
+    const edge_count_t piece_total = piece_edges_.back();
+    constexpr edge_count_t kBlock = 2048;
+    const std::int64_t blocks = (piece_total + kBlock - 1) / kBlock;
 #pragma omp parallel
     {
       const int t = omp_get_thread_num();
       std::vector<local_t>& next = thread_next_[t];
       StepCounts mine;
       std::int64_t my_hub_edges = 0;
-#pragma omp for schedule(dynamic, 64) nowait
-      for (std::int64_t i = first; i < last; ++i) {
-        const local_t u = queue_[i];
+#pragma omp for schedule(dynamic, 1) nowait
+      for (std::int64_t block = 0; block < blocks; ++block) {
+        const edge_count_t from = block * kBlock, to = std::min(piece_total, from + kBlock);
+        // The frontier vertex whose edges hold `from`, then edge by edge to `to`.
+        std::int64_t i = std::upper_bound(piece_edges_.begin(), piece_edges_.end(), from) - piece_edges_.begin() - 1;
+        for (edge_count_t at = from; at < to; ++i) {
+        const local_t u = queue_[first + i];
         const vertex_t u_global = part_.to_global(u);
-        mine.edges_examined += csr_.degree(u);
-        for (const Column* it = csr_.begin(u); it != csr_.end(u); ++it) {
+        const Column* row = csr_.begin(u);
+        const Column* row_from = row + (at - piece_edges_[i]);
+        const Column* row_to = row + std::min(piece_edges_[i + 1], to) - piece_edges_[i];
+        mine.edges_examined += row_to - row_from;
+        at += row_to - row_from;
+        for (const Column* it = row_from; it != row_to; ++it) {
           const vertex_t v = static_cast<vertex_t>(*it);
           if (with_hubs) {
             // An edge to a hub never travels: dropped if the hub is visited, else a candidate.
@@ -130,6 +146,7 @@ StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
           } else {
             buckets_.push(t, owner, ParentOffer{static_cast<Column>(v), static_cast<Column>(u_global)});
           }
+        }
         }
       }
       total.add_atomic(mine);
