@@ -35,7 +35,9 @@ inline void check_parents(std::span<const vertex_t> parents, const Partition1D& 
 // check_parents, then every vertex unreached: where each search of a host engine starts.
 inline void start_parents(std::span<vertex_t> parents, const Partition1D& part, const char* engine) {
   check_parents(parents, part, engine);
-  std::fill(parents.begin(), parents.end(), kNoParent);
+  const std::int64_t n = static_cast<std::int64_t>(parents.size());
+#pragma omp parallel for schedule(static)  // inside the timed search: every thread's bandwidth
+  for (std::int64_t i = 0; i < n; ++i) parents[i] = kNoParent;
 }
 
 class BfsEngine {
