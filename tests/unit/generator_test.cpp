@@ -119,7 +119,7 @@ TEST(Generator, BatchesEqualSingleEdges) {
   for (int threads : {1, 3}) {
     omp_set_num_threads(threads);
     for (std::int64_t first : {std::int64_t{0}, std::int64_t{5}, std::int64_t{777}}) {
-      for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{8}, std::size_t{13}, std::size_t{1000}}) {
+      for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{8}, std::size_t{13}, std::size_t{33}, std::size_t{95}, std::size_t{1000}}) {
         std::vector<Edge> out(n);
         g.edges(first, out);
         for (std::size_t i = 0; i < n; ++i) {
