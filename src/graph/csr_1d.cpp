@@ -33,7 +33,8 @@ void sort_rows_by_neighbour_degree(Csr1D<Column>& csr, const mpi::Comm& comm) {
     rows::sort_rows_by_key<Column, Word>(
         csr.offsets, csr.columns, id_bits + 8,
         [&](Column v) { return static_cast<Word>((Word{255u - code[v]} << id_bits) | v); },
-        [id_bits](Word key) { return static_cast<Column>(key & ((Word{1} << id_bits) - 1)); });
+        [id_bits](Word key) { return static_cast<Column>(key & ((Word{1} << id_bits) - 1)); },
+        [&](Column v) { __builtin_prefetch(&code[v]); });
   };
   if (id_bits + 8 <= 32) {
     by_word(std::uint32_t{});

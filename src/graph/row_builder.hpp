@@ -168,11 +168,14 @@ void close_up_rows(big_vector<edge_count_t>& offsets, big_vector<Column>& column
 }
 
 // Sorts each row by key_of(entry), drops entries whose keys repeat (copies of one neighbour) and
-// slides the rows together. Integer keys of `bits` bits go by radix in long rows.
-template <class Column, class Key, class KeyOf, class EntryOf>
+// slides the rows together. Integer keys of `bits` bits go by radix in long rows. When a key reads
+// a table at random (a neighbour's degree code), prefetch(entry) is called a few entries ahead.
+template <class Column, class Key, class KeyOf, class EntryOf, class Prefetch = void (*)(Column)>
 void sort_rows_by_key(big_vector<edge_count_t>& offsets, big_vector<Column>& columns, int bits, KeyOf&& key_of,
-                      EntryOf&& entry_of) {
+                      EntryOf&& entry_of, Prefetch&& prefetch = [](Column) {}) {
+  constexpr edge_count_t kAhead = 32;
   const local_t n_rows = static_cast<local_t>(offsets.size()) - 1;
+  const edge_count_t n_entries = offsets[n_rows];
   std::vector<edge_count_t> kept(n_rows);
 #pragma omp parallel
   {
@@ -180,7 +183,10 @@ void sort_rows_by_key(big_vector<edge_count_t>& offsets, big_vector<Column>& col
 #pragma omp for schedule(dynamic, 256)
     for (local_t i = 0; i < n_rows; ++i) {
       keyed.clear();
-      for (edge_count_t k = offsets[i]; k < offsets[i + 1]; ++k) keyed.push_back(key_of(columns[k]));
+      for (edge_count_t k = offsets[i]; k < offsets[i + 1]; ++k) {
+        if (k + kAhead < n_entries) prefetch(columns[k + kAhead]);
+        keyed.push_back(key_of(columns[k]));
+      }
       if constexpr (std::is_integral_v<Key>) sort_keys(keyed, scratch, bits);
       else std::sort(keyed.begin(), keyed.end());
       Column* out = columns.data() + offsets[i];
