@@ -1,8 +1,8 @@
 #pragma once
 // Beamer's direction switching (Beamer, Asanovic, Patterson, "Direction-Optimizing Breadth-First
 // Search", SC 2012): go bottom-up when the frontier's edges exceed the unexplored edges / alpha; go
-// back top-down once the frontier shrinks below N / beta. It reads only global sums, so every rank
-// takes the same direction.
+// back top-down once the frontier shrinks below N / beta and has fewer edges than the unexplored
+// rest. It reads only global sums, so every rank takes the same direction.
 #include <cstdint>
 
 #include "bfs/bfs_options.hpp"
@@ -34,7 +34,11 @@ class DirectionPolicy {
   Direction choose() {
     if (direction_ == Direction::top_down) {
       if (frontier_edges_ > unexplored_edges_ / options_.alpha) direction_ = Direction::bottom_up;
-    } else if (shrinking_ && frontier_vertices_ < n_ / options_.beta) {
+    } else if (shrinking_ && frontier_vertices_ < n_ / options_.beta &&
+               frontier_edges_ < unexplored_edges_ - frontier_edges_) {
+      // Beamer's rule, and top-down must scan fewer edges (the frontier's) than bottom-up at most
+      // would (the unvisited vertices'): a frontier of a few thousand hubs late in the search has
+      // more edges than all the vertices still unvisited.
       direction_ = Direction::top_down;
     }
     unexplored_edges_ -= frontier_edges_;
