@@ -109,6 +109,7 @@ StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
     for (std::int64_t i = first; i < last; ++i) piece_edges_[i - first + 1] = piece_edges_[i - first] + csr_.degree(queue_[i]);
     const edge_count_t piece_total = piece_edges_.back();
     constexpr edge_count_t kBlock = 2048;
+    constexpr std::ptrdiff_t kClaimAhead = 16;
     const std::int64_t blocks = (piece_total + kBlock - 1) / kBlock;
 #pragma omp parallel
     {
@@ -130,6 +131,15 @@ StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
         mine.edges_examined += row_to - row_from;
         at += row_to - row_from;
         for (const Column* it = row_from; it != row_to; ++it) {
+          // A claim writes a parent and reads a degree, both at random: fetch them ahead.
+          if (it + kClaimAhead < row_to) {
+            const vertex_t ahead = static_cast<vertex_t>(it[kClaimAhead]);
+            if (part_.owns(ahead)) {
+              const local_t a = part_.to_local(ahead);
+              __builtin_prefetch(&parents[a], 1);
+              __builtin_prefetch(&csr_.offsets[a]);
+            }
+          }
           const vertex_t v = static_cast<vertex_t>(*it);
           if (with_hubs) {
             // An edge to a hub never travels: dropped if the hub is visited, else a candidate.
