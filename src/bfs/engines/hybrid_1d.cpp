@@ -179,6 +179,11 @@ StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
       StepCounts mine;
 #pragma omp for schedule(static) nowait
       for (std::int64_t i = 0; i < n_arrived; ++i) {
+        if (i + 16 < n_arrived) {
+          const local_t a = part_.to_local(static_cast<vertex_t>(arrived[i + 16].vertex));
+          __builtin_prefetch(&parents[a], 1);
+          __builtin_prefetch(&csr_.offsets[a]);
+        }
         claim(part_.to_local(static_cast<vertex_t>(arrived[i].vertex)), static_cast<vertex_t>(arrived[i].parent),
               parents, mine, next);
       }
