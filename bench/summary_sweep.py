@@ -22,7 +22,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def run(binary, scale, np, roots, granularity):
-    args = ["--scale", str(scale), "--roots", str(roots), "--skip-validation", "--summary-granularity", str(granularity)]
+    args = ["--scale", str(scale), "--roots", str(roots), "--skip-validation", "--summary-check",
+            "--summary-granularity", str(granularity)]
     r, command = run_bench.g500_json(binary, np, args)
     zero, seconds = defaultdict(list), defaultdict(list)
     for search in r["runs"]:

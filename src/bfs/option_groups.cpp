@@ -36,6 +36,9 @@ const OptionGroup kBottomUpGroup = {
       app.add_option("--summary-granularity", o.bottom_up.summary_granularity,
                      "frontier bits per summary bit (power of two)")
           ->capture_default_str()->transform(decimal<int>())->group("Bottom-up steps");
+      app.add_flag("--summary-check", o.bottom_up.summary_check,
+                   "hybrid-1d: row scans test the summary before each frontier bit")
+          ->group("Bottom-up steps");
     },
     [](const BfsOptions& o) {
       const int g = o.bottom_up.summary_granularity;
@@ -43,7 +46,10 @@ const OptionGroup kBottomUpGroup = {
         throw UserError("--summary-granularity must be a power of two between 1 and 2^20, got " + std::to_string(g));
       }
     },
-    [](const BfsOptions& o, nlohmann::json& out) { out["summary_granularity"] = o.bottom_up.summary_granularity; },
+    [](const BfsOptions& o, nlohmann::json& out) {
+      out["summary_granularity"] = o.bottom_up.summary_granularity;
+      out["summary_check"] = o.bottom_up.summary_check;
+    },
 };
 
 bool use_32_bit_ids(IdWidth ids, std::int64_t num_vertices) {

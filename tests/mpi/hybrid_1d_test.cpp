@@ -22,6 +22,7 @@ struct Setting {
   int granularity;
   int threads;
   std::int64_t exchange_round = 0;  // 0: the engine's default
+  bool summary_check = false;
 };
 
 class Hybrid1DSetting : public ::testing::TestWithParam<Setting> {};
@@ -39,6 +40,7 @@ TEST_P(Hybrid1DSetting, SearchesValidateAndMatchSerialLevels) {
   options.engine = "hybrid-1d";
   options.direction = {s.alpha, s.beta};
   options.bottom_up.summary_granularity = s.granularity;
+  options.bottom_up.summary_check = s.summary_check;
   options.exchange_round = s.exchange_round;
   auto engine = find_engine("hybrid-1d").make(EngineContext{world, part, options});
   engine->build(source);
@@ -77,6 +79,8 @@ INSTANTIATE_TEST_SUITE_P(Hybrid1D, Hybrid1DSetting,
                                            Setting{"top_down_only", 1e-12, 18, 64, 2},
                                            Setting{"bottom_up_early", 1e12, 1e-12, 1, 1},
                                            Setting{"coarse_summary", 15, 18, 256, 2},
+                                           Setting{"summary_checked", 15, 18, 64, 1, 0, true},
+                                           Setting{"coarse_summary_checked", 15, 18, 256, 2, 0, true},
                                            // Top-down steps in many exchange rounds of ~40 offers.
                                            Setting{"small_rounds", 1e-12, 18, 64, 2, 40}),
                          [](const auto& info) { return info.param.name; });

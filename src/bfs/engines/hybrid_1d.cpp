@@ -210,6 +210,7 @@ StepCounts Hybrid1D<Column>::bottom_up_step(std::span<vertex_t> parents) {
   word_t* next_bits = gather_->next_slice().data();
   word_t* visited_bits = visited_.data();
   const auto in_frontier = [&](vertex_t u) { return frontier.contains(u); };
+  const bool summary_check = options_.bottom_up.summary_check;
   // A word's unvisited vertices first try their first neighbour (the highest-degree one), read in
   // order from its own compact array: that finds most parents without touching a row. The rows of
   // those it does not find are prefetched then, and searched one word later, once they have
@@ -224,6 +225,24 @@ StepCounts Hybrid1D<Column>::bottom_up_step(std::span<vertex_t> parents) {
       parents[v] = parent;
       ++mine.discovered;
       mine.discovered_edges += csr_.degree(v);
+    };
+    // The rows of word pw's vertices in `due`, each up to its first neighbour in the frontier;
+    // returns the vertices found.
+    const auto search_rows = [&](std::int64_t pw, word_t due, auto&& in) {
+      word_t found = 0;
+      for (; due; due &= due - 1) {
+        const int b = __builtin_ctzll(due);
+        const local_t v = pw * kWordBits + b;
+        for (const Column* it = csr_.begin(v) + 1; it < csr_.end(v); ++it) {
+          ++mine.edges_examined;
+          if (in(static_cast<vertex_t>(*it))) {
+            discover(v, static_cast<vertex_t>(*it));
+            found |= word_t{1} << b;
+            break;
+          }
+        }
+      }
+      return found;
     };
 #pragma omp for schedule(dynamic, 1) nowait
     for (std::int64_t c = 0; c < chunks; ++c) {
@@ -256,20 +275,8 @@ StepCounts Hybrid1D<Column>::bottom_up_step(std::span<vertex_t> parents) {
         }
         if (rows_due) {
           const std::int64_t pw = w - 1;
-          word_t found = 0;
-          for (; rows_due; rows_due &= rows_due - 1) {
-            const int b = __builtin_ctzll(rows_due);
-            const local_t v = pw * kWordBits + b;
-            for (const Column* it = csr_.begin(v) + 1; it < csr_.end(v); ++it) {
-              ++mine.edges_examined;
-              if (in_frontier(static_cast<vertex_t>(*it))) {
-                discover(v, static_cast<vertex_t>(*it));
-                found |= word_t{1} << b;
-                break;
-              }
-            }
-          }
-          next_bits[pw] |= found;
+          next_bits[pw] |= summary_check ? search_rows(pw, rows_due, in_frontier)
+                                         : search_rows(pw, rows_due, [&](vertex_t u) { return frontier.frontier.test(u); });
           visited_bits[pw] |= next_bits[pw];
         } else if (w > first) {
           visited_bits[w - 1] |= next_bits[w - 1];
