@@ -53,12 +53,8 @@ class FrontierGather final : public FrontierExchange {
  public:
   FrontierGather(const mpi::Comm& comm, const Partition1D& part, int summary_granularity)
       : comm_(comm), part_(part), next_(part.local_count()), all_(part.num_vertices()),
-        summary_(part.num_vertices(), summary_granularity), word_counts_(comm.size()) {
-    for (int r = 0; r < comm.size(); ++r) {
-      word_counts_[r] = static_cast<int>(part.first_word(r + 1) - part.first_word(r));
-    }
-    word_displs_ = mpi::Comm::displacements(word_counts_);
-  }
+        summary_(part.num_vertices(), summary_granularity), word_counts_(part.word_counts()),
+        word_displs_(part.word_displs()) {}
 
   std::span<word_t> next_slice() override { return {next_.data(), static_cast<std::size_t>(next_.num_words())}; }
   void exchange() override {

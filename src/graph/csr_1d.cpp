@@ -21,12 +21,7 @@ void sort_rows_by_neighbour_degree(Csr1D<Column>& csr, const mpi::Comm& comm) {
   std::vector<std::uint8_t> mine(n_local), code(part.num_vertices());
 #pragma omp parallel for schedule(static)
   for (local_t i = 0; i < n_local; ++i) mine[i] = degree_code(csr.degree(i));
-  std::vector<int> counts(comm.size()), displs(comm.size());
-  for (int r = 0; r < comm.size(); ++r) {
-    counts[r] = static_cast<int>(part.count_of(r));
-    displs[r] = static_cast<int>(part.begin_of(r));
-  }
-  comm.allgatherv<std::uint8_t>(mine, code.data(), counts, displs);
+  comm.allgatherv<std::uint8_t>(mine, code.data(), part.vertex_counts(), part.vertex_displs());
   // The code above the id in one word (the narrowest that holds both), or a pair past 56-bit ids.
   const int id_bits = rows::id_bits(part.num_vertices());
   auto by_word = [&]<class Word>(Word) {

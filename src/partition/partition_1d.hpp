@@ -45,6 +45,13 @@ class Partition1D {
     return r;
   }
 
+  // Every rank's block as the counts and displacements of a collective (allgatherv), in vertices or
+  // in whole words; one block is below 2^31 of either.
+  std::vector<int> vertex_counts() const { return per_rank([&](int r) { return count_of(r); }); }
+  std::vector<int> vertex_displs() const { return per_rank([&](int r) { return begin_of(r); }); }
+  std::vector<int> word_counts() const { return per_rank([&](int r) { return first_word(r + 1) - first_word(r); }); }
+  std::vector<int> word_displs() const { return per_rank([&](int r) { return first_word(r); }); }
+
   // This rank's block.
   vertex_t begin() const { return begin_; }
   vertex_t end() const { return end_; }
@@ -55,6 +62,13 @@ class Partition1D {
   vertex_t to_global(local_t i) const { return begin_ + i; }
 
  private:
+  template <class Of>
+  std::vector<int> per_rank(Of&& of) const {
+    std::vector<int> out(p_);
+    for (int r = 0; r < p_; ++r) out[r] = static_cast<int>(of(r));
+    return out;
+  }
+
   vertex_t n_;
   int p_;
   int me_;

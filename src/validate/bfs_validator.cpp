@@ -2,8 +2,6 @@
 
 #include <omp.h>
 
-#include <algorithm>
-#include <cstdlib>
 #include <limits>
 #include <optional>
 #include <vector>
@@ -35,15 +33,6 @@ struct TreeEntry {
 template <class Level>
 Level fingerprint_of(vertex_t parent) {
   return static_cast<Level>((static_cast<std::uint64_t>(parent) * 0x9E3779B97F4A7C15ull) >> 40);
-}
-
-exchange::SliceLayout slice_layout(const Partition1D& part) {
-  exchange::SliceLayout layout;
-  for (int r = 0; r < part.num_ranks(); ++r) {
-    layout.word_counts.push_back(static_cast<int>(part.first_word(r + 1) - part.first_word(r)));
-    layout.word_displs.push_back(static_cast<int>(part.first_word(r)));
-  }
-  return layout;
 }
 
 // Rule 1's local checks (ids in range, the root its own parent and reached, no other vertex its own
@@ -83,7 +72,7 @@ std::optional<big_vector<TreeEntry<Level>>> replicate_tree(const Partition1D& pa
   big_vector<Entry> tree(part.num_vertices());
   if (agree(comm, failure).rule) return tree;
   tree[root].level = 0;
-  exchange::SliceGather gather(comm, slice_layout(part));
+  exchange::SliceGather gather(comm, {part.word_counts(), part.word_displs()});
   Bitmap fresh(part.local_count()), fresh_all(part.num_vertices());
   const bool positions_fit = exchange::SliceGather::positions_fit(part.count_of(0) + kWordBits);
   for (std::int64_t d = 1;; ++d) {
@@ -118,17 +107,12 @@ std::optional<big_vector<TreeEntry<Level>>> replicate_tree(const Partition1D& pa
     for (std::int64_t w = 0; w < fresh_all.num_words(); ++w)
       for (word_t bits = fresh_all.word(w); bits; bits &= bits - 1) tree[w * kWordBits + __builtin_ctzll(bits)].level = level;
   }
-  if (agree(comm, failure).rule) return tree;
+  // (A chain that never reached the root is reported by the caller; its fingerprints do no harm.)
   Entry* mine = tree.data() + part.begin();
 #pragma omp parallel for schedule(static)
   for (local_t i = 0; i < part.local_count(); ++i)
     if (parents[i] != kNoParent) mine[i].fingerprint = fingerprint_of<Level>(parents[i]);
-  std::vector<int> counts, displs;
-  for (int r = 0; r < part.num_ranks(); ++r) {
-    counts.push_back(static_cast<int>(part.count_of(r)));
-    displs.push_back(static_cast<int>(part.begin_of(r)));
-  }
-  comm.allgatherv_inplace(tree.data(), counts, displs);
+  comm.allgatherv_inplace(tree.data(), part.vertex_counts(), part.vertex_displs());
   return tree;
 }
 
@@ -274,7 +258,7 @@ std::int64_t count_reached_tuples(const EdgeSource& source, const Partition1D& p
   Bitmap mine(part.local_count()), reached(part.num_vertices());
   for (local_t i = 0; i < part.local_count(); ++i)
     if (parents[i] != kNoParent) mine.set(i);
-  exchange::SliceGather(comm, slice_layout(part)).gather(mine, reached, false);
+  exchange::SliceGather(comm, {part.word_counts(), part.word_displs()}).gather(mine, reached, false);
   std::vector<std::int64_t> thread_nedge(omp_get_max_threads(), 0);
   scan_in_pieces(
       source, comm, chunk,

@@ -91,6 +91,12 @@ StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
   }
   if (in_piece > 0) piece_ends_.push_back(static_cast<std::int64_t>(queue_.size()));
   const bool with_hubs = hubs_.count() > 0;
+  // A claim writes a parent and reads a degree, both at random: fetched this many claims ahead.
+  constexpr std::int64_t kClaimAhead = 16;
+  const auto prefetch_claim = [&](local_t a) {
+    __builtin_prefetch(&parents[a], 1);
+    __builtin_prefetch(&csr_.offsets[a]);
+  };
   if (with_hubs && hubs_stale_) {
     hubs_.refresh(comm_, part_, [&](vertex_t h) { return visited_.test(part_.to_local(h)); });
     hubs_stale_ = false;
@@ -109,7 +115,6 @@ StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
     for (std::int64_t i = first; i < last; ++i) piece_edges_[i - first + 1] = piece_edges_[i - first] + csr_.degree(queue_[i]);
     const edge_count_t piece_total = piece_edges_.back();
     constexpr edge_count_t kBlock = 2048;
-    constexpr std::ptrdiff_t kClaimAhead = 16;
     const std::int64_t blocks = (piece_total + kBlock - 1) / kBlock;
 #pragma omp parallel
     {
@@ -123,40 +128,35 @@ StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
         // The frontier vertex whose edges hold `from`, then edge by edge to `to`.
         std::int64_t i = std::upper_bound(piece_edges_.begin(), piece_edges_.end(), from) - piece_edges_.begin() - 1;
         for (edge_count_t at = from; at < to; ++i) {
-        const local_t u = queue_[first + i];
-        const vertex_t u_global = part_.to_global(u);
-        const Column* row = csr_.begin(u);
-        const Column* row_from = row + (at - piece_edges_[i]);
-        const Column* row_to = row + std::min(piece_edges_[i + 1], to) - piece_edges_[i];
-        mine.edges_examined += row_to - row_from;
-        at += row_to - row_from;
-        for (const Column* it = row_from; it != row_to; ++it) {
-          // A claim writes a parent and reads a degree, both at random: fetch them ahead.
-          if (it + kClaimAhead < row_to) {
-            const vertex_t ahead = static_cast<vertex_t>(it[kClaimAhead]);
-            if (part_.owns(ahead)) {
-              const local_t a = part_.to_local(ahead);
-              __builtin_prefetch(&parents[a], 1);
-              __builtin_prefetch(&csr_.offsets[a]);
+          const local_t u = queue_[first + i];
+          const vertex_t u_global = part_.to_global(u);
+          const Column* row = csr_.begin(u);
+          const Column* row_from = row + (at - piece_edges_[i]);
+          const Column* row_to = row + std::min(piece_edges_[i + 1], to) - piece_edges_[i];
+          mine.edges_examined += row_to - row_from;
+          at += row_to - row_from;
+          for (const Column* it = row_from; it != row_to; ++it) {
+            if (it + kClaimAhead < row_to) {
+              const vertex_t ahead = static_cast<vertex_t>(it[kClaimAhead]);
+              if (part_.owns(ahead)) prefetch_claim(part_.to_local(ahead));
+            }
+            const vertex_t v = static_cast<vertex_t>(*it);
+            if (with_hubs) {
+              // An edge to a hub never travels: dropped if the hub is visited, else a candidate.
+              const std::int64_t h = hubs_.index(v);
+              if (h >= 0) {
+                ++my_hub_edges;
+                if (!hubs_.visited(h)) hubs_.offer(h, u_global);
+                continue;
+              }
+            }
+            const int owner = part_.owner(v);
+            if (owner == me) {
+              claim(part_.to_local(v), u_global, parents, mine, next);
+            } else {
+              buckets_.push(t, owner, ParentOffer{static_cast<Column>(v), static_cast<Column>(u_global)});
             }
           }
-          const vertex_t v = static_cast<vertex_t>(*it);
-          if (with_hubs) {
-            // An edge to a hub never travels: dropped if the hub is visited, else a candidate.
-            const std::int64_t h = hubs_.index(v);
-            if (h >= 0) {
-              ++my_hub_edges;
-              if (!hubs_.visited(h)) hubs_.offer(h, u_global);
-              continue;
-            }
-          }
-          const int owner = part_.owner(v);
-          if (owner == me) {
-            claim(part_.to_local(v), u_global, parents, mine, next);
-          } else {
-            buckets_.push(t, owner, ParentOffer{static_cast<Column>(v), static_cast<Column>(u_global)});
-          }
-        }
         }
       }
       total.add_atomic(mine);
@@ -179,11 +179,7 @@ StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
       StepCounts mine;
 #pragma omp for schedule(static) nowait
       for (std::int64_t i = 0; i < n_arrived; ++i) {
-        if (i + 16 < n_arrived) {
-          const local_t a = part_.to_local(static_cast<vertex_t>(arrived[i + 16].vertex));
-          __builtin_prefetch(&parents[a], 1);
-          __builtin_prefetch(&csr_.offsets[a]);
-        }
+        if (i + kClaimAhead < n_arrived) prefetch_claim(part_.to_local(static_cast<vertex_t>(arrived[i + kClaimAhead].vertex)));
         claim(part_.to_local(static_cast<vertex_t>(arrived[i].vertex)), static_cast<vertex_t>(arrived[i].parent),
               parents, mine, next);
       }
@@ -251,8 +247,8 @@ StepCounts Hybrid1D<Column>::bottom_up_step(std::span<vertex_t> parents) {
       for (std::int64_t w = first; w <= last; ++w) {
         word_t need_rows = 0;
         if (w < last) {
-          word_t todo = ~visited_bits[w];
-          if (w == words - 1) todo &= last_word_mask;
+          const word_t unvisited = ~visited_bits[w] & (w == words - 1 ? last_word_mask : ~word_t{0});
+          word_t todo = unvisited;
           // Without branches: whether a first neighbour is in the frontier is a coin toss in the
           // busiest levels. An unvisited vertex's parent is kNoParent already, so it is written
           // either way.
@@ -268,8 +264,7 @@ StepCounts Hybrid1D<Column>::bottom_up_step(std::span<vertex_t> parents) {
             mine.discovered_edges += static_cast<std::int64_t>(hit) * csr_.degree(v);
           }
           mine.discovered += __builtin_popcountll(found);
-          need_rows = ~visited_bits[w] & ~found;
-          if (w == words - 1) need_rows &= last_word_mask;
+          need_rows = unvisited & ~found;
           for (word_t rows = need_rows; rows; rows &= rows - 1) __builtin_prefetch(csr_.begin(w * kWordBits + __builtin_ctzll(rows)) + 1);
           next_bits[w] = found;
         }
