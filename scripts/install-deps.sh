@@ -2,7 +2,7 @@
 # Installs what g500 needs on a fresh Debian machine; a no-op when all is present.
 set -euo pipefail
 packages=(build-essential cmake libopenmpi-dev openmpi-bin libcli11-dev
-          nlohmann-json3-dev libgtest-dev python3 python3-pip time clang)
+          nlohmann-json3-dev libgtest-dev libhwy-dev python3 python3-pip time clang)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -26,7 +26,7 @@ void sort_rows_by_neighbour_degree(Csr1D<Column>& csr, const mpi::Comm& comm) {
   const int id_bits = rows::id_bits(part.num_vertices());
   auto by_word = [&]<class Word>(Word) {
     rows::sort_rows_by_key<Column, Word>(
-        csr.offsets, csr.columns, id_bits + 8,
+        csr.offsets, csr.columns,
         [&](Column v) { return static_cast<Word>((Word{255u - code[v]} << id_bits) | v); },
         [id_bits](Word key) { return static_cast<Column>(key & ((Word{1} << id_bits) - 1)); },
         [&](Column v) { __builtin_prefetch(&code[v]); });
@@ -38,7 +38,7 @@ void sort_rows_by_neighbour_degree(Csr1D<Column>& csr, const mpi::Comm& comm) {
   } else {
     using Pair = std::pair<std::uint8_t, Column>;
     rows::sort_rows_by_key<Column, Pair>(
-        csr.offsets, csr.columns, 0, [&](Column v) { return Pair(255 - code[v], v); },
+        csr.offsets, csr.columns, [&](Column v) { return Pair(255 - code[v], v); },
         [](const Pair& key) { return key.second; });
   }
 }
@@ -53,7 +53,7 @@ Csr1D<Column> build_csr_1d(const EdgeSource& source, const Partition1D& part, co
       [&](vertex_t row) { return part.to_local(row); });
   Csr1D<Column> csr{part, std::move(placed.offsets), std::move(placed.columns)};
   if (order == RowOrder::by_neighbour_degree) sort_rows_by_neighbour_degree(csr, comm);
-  else rows::sort_rows_by_id(csr.offsets, csr.columns, rows::id_bits(part.num_vertices()));
+  else rows::sort_rows_by_id(csr.offsets, csr.columns);
   return csr;
 }
 

@@ -52,7 +52,7 @@ Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, co
       source, comm, round, grid.col_count(grid.col()), [&](vertex_t u, vertex_t v) { return grid.storing_rank(u, v); },
       [&](vertex_t u) { return static_cast<local_t>(u - col_begin); });
   Csr2D<Column> csr{std::move(placed.offsets), std::move(placed.columns), {}, {}, {}};
-  rows::sort_rows_by_id(csr.offsets, csr.columns, rows::id_bits(part.num_vertices()));
+  rows::sort_rows_by_id(csr.offsets, csr.columns);
   csr.degree = block_degrees(csr, grid, col_comm);
 
   // Entries become W positions. Global ids rise with the column, and so with the W position,
@@ -79,7 +79,7 @@ Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, co
   }
   if (sort_vertices) {
     std::vector<Column>().swap(w_sorted);
-    rows::sort_rows_by_id(csr.offsets, csr.columns, rows::id_bits(grid.w_count()));
+    rows::sort_rows_by_id(csr.offsets, csr.columns);
   }
   return csr;
 }

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "core/big_vector.hpp"
-#include "core/radix_sort.hpp"
+#include "core/key_sort.hpp"
 #include "core/types.hpp"
 #include "graph/arc_routing.hpp"
 #include "mpi/comm.hpp"
@@ -168,10 +168,11 @@ void close_up_rows(big_vector<edge_count_t>& offsets, big_vector<Column>& column
 }
 
 // Sorts each row by key_of(entry), drops entries whose keys repeat (copies of one neighbour) and
-// slides the rows together. Integer keys of `bits` bits go by radix in long rows. When a key reads
-// a table at random (a neighbour's degree code), prefetch(entry) is called a few entries ahead.
+// slides the rows together. Integer keys go by vectorised sort (core/key_sort.hpp). When a key
+// reads a table at random (a neighbour's degree code), prefetch(entry) is called a few entries
+// ahead.
 template <class Column, class Key, class KeyOf, class EntryOf, class Prefetch = void (*)(Column)>
-void sort_rows_by_key(big_vector<edge_count_t>& offsets, big_vector<Column>& columns, int bits, KeyOf&& key_of,
+void sort_rows_by_key(big_vector<edge_count_t>& offsets, big_vector<Column>& columns, KeyOf&& key_of,
                       EntryOf&& entry_of, Prefetch&& prefetch = [](Column) {}) {
   constexpr edge_count_t kAhead = 32;
   const local_t n_rows = static_cast<local_t>(offsets.size()) - 1;
@@ -179,7 +180,7 @@ void sort_rows_by_key(big_vector<edge_count_t>& offsets, big_vector<Column>& col
   std::vector<edge_count_t> kept(n_rows);
 #pragma omp parallel
   {
-    std::vector<Key> keyed, scratch;
+    std::vector<Key> keyed;
 #pragma omp for schedule(dynamic, 256)
     for (local_t i = 0; i < n_rows; ++i) {
       keyed.clear();
@@ -187,7 +188,7 @@ void sort_rows_by_key(big_vector<edge_count_t>& offsets, big_vector<Column>& col
         if (k + kAhead < n_entries) prefetch(columns[k + kAhead]);
         keyed.push_back(key_of(columns[k]));
       }
-      if constexpr (std::is_integral_v<Key>) sort_keys(keyed, scratch, bits);
+      if constexpr (std::is_integral_v<Key>) sort_keys(keyed);
       else std::sort(keyed.begin(), keyed.end());
       Column* out = columns.data() + offsets[i];
       edge_count_t len = 0;
@@ -201,12 +202,12 @@ void sort_rows_by_key(big_vector<edge_count_t>& offsets, big_vector<Column>& col
   close_up_rows(offsets, columns, kept);
 }
 
-// Each row sorted by value, duplicates dropped. Values lie below 2^bits: long rows go by radix.
+// Each row sorted by value, duplicates dropped.
 template <class Column>
-void sort_rows_by_id(big_vector<edge_count_t>& offsets, big_vector<Column>& columns, int bits) {
+void sort_rows_by_id(big_vector<edge_count_t>& offsets, big_vector<Column>& columns) {
   using Key = std::make_unsigned_t<Column>;
   sort_rows_by_key<Column, Key>(
-      offsets, columns, bits, [](Column v) { return static_cast<Key>(v); },
+      offsets, columns, [](Column v) { return static_cast<Key>(v); },
       [](Key key) { return static_cast<Column>(key); });
 }
 

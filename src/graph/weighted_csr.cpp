@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "graph/arc_routing.hpp"
-#include "core/radix_sort.hpp"
+#include "core/key_sort.hpp"
 #include "graph/row_builder.hpp"
 
 namespace g500 {
@@ -59,12 +59,11 @@ WeightedCsr1D<Column> build_weighted_csr_1d(const EdgeSource& source, const Part
 
   // Each row: the lightest copy of each neighbour, then the row by weight (ties by id). With 32-bit
   // ids an entry is one 64-bit key both times (a weight's bits order like the weight, for w >= 0),
-  // so long rows go by radix.
+  // so long rows go by vector sort.
   std::vector<edge_count_t> kept(n_local);
-  const int id_bits = rows::id_bits(part.num_vertices());
 #pragma omp parallel
   {
-    std::vector<std::uint64_t> keys, scratch;
+    std::vector<std::uint64_t> keys;
     std::vector<std::pair<Column, float>> row;
 #pragma omp for schedule(dynamic, 256)
     for (local_t i = 0; i < n_local; ++i) {
@@ -75,11 +74,11 @@ WeightedCsr1D<Column> build_weighted_csr_1d(const EdgeSource& source, const Part
       if constexpr (sizeof(Column) == 4) {
         keys.resize(n);
         for (std::size_t k = 0; k < n; ++k) keys[k] = (std::uint64_t{ids[k]} << 32) | std::bit_cast<std::uint32_t>(ws[k]);
-        sort_keys(keys, scratch, 32 + id_bits);
+        sort_keys(keys);
         for (std::size_t k = 0; k < n; ++k)  // the first of each id is its lightest copy
           if (k == 0 || (keys[k] >> 32) != (keys[k - 1] >> 32)) keys[len++] = (keys[k] << 32) | (keys[k] >> 32);
         keys.resize(len);
-        sort_keys(keys, scratch, 63);
+        sort_keys(keys);
         for (std::size_t k = 0; k < len; ++k) {
           ids[k] = static_cast<Column>(keys[k] & 0xffffffffu);
           ws[k] = std::bit_cast<float>(static_cast<std::uint32_t>(keys[k] >> 32));

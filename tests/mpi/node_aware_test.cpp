@@ -47,12 +47,12 @@ TEST_P(NodeAware, SearchesValidateAndMatchSerialLevels) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Hybrid1D, NodeAware,
-                         ::testing::Values(NodeSetting{"node_shared", true},
-                                           NodeSetting{"parallel_allgather", true, true},
-                                           NodeSetting{"shared_bottom_up_early", true, true, 1e12},
-                                           NodeSetting{"hubs_top_down_only", false, false, 1e-12, 64},
-                                           NodeSetting{"hubs_few", false, false, 60, 3},
-                                           NodeSetting{"hubs_with_shared_frontier", true, true, 60, 4096},
+                         ::testing::Values(NodeSetting{"node_shared", true, false, 60, 0, ""},
+                                           NodeSetting{"parallel_allgather", true, true, 60, 0, ""},
+                                           NodeSetting{"shared_bottom_up_early", true, true, 1e12, 0, ""},
+                                           NodeSetting{"hubs_top_down_only", false, false, 1e-12, 64, ""},
+                                           NodeSetting{"hubs_few", false, false, 60, 3, ""},
+                                           NodeSetting{"hubs_with_shared_frontier", true, true, 60, 4096, ""},
                                            NodeSetting{"relay_auto_top_down_only", false, false, 1e-12, 0, "auto"},
                                            NodeSetting{"relay_one_row", false, false, 1e-12, 0, "1xP"},
                                            NodeSetting{"relay_one_column", false, false, 60, 0, "Px1"},

@@ -9,7 +9,7 @@
 #include "bfs/direction_policy.hpp"
 #include "bfs/engine_factories.hpp"
 #include "bfs/id_width.hpp"
-#include "core/radix_sort.hpp"
+#include "core/key_sort.hpp"
 #include "core/timer.hpp"
 #include "exchange/rounds.hpp"
 #include "graph/degree_code.hpp"
@@ -403,7 +403,7 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
       }
     }
     if (v_bits + p_bits <= 64) {
-      sort_keys(keys_, key_scratch_, v_bits + p_bits);
+      sort_keys(keys_);
       const std::uint64_t v_mask = (std::uint64_t{1} << v_bits) - 1;
       for (const std::uint64_t key : keys_) parents_out_.add(0, k, key >> v_bits, key & v_mask);
     } else {  // ids too wide for one word: unsorted, each pair whole

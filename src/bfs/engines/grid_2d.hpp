@@ -76,7 +76,7 @@ class Grid2D : public BfsEngine {
     Column vertex;  // index in the owner's block
   };
   std::vector<std::vector<Found>> found_;  // bottom-up, [thread * R + row]: parents for that row's block
-  std::vector<std::uint64_t> keys_, key_scratch_;  // ... sorted by parent, then vertex
+  std::vector<std::uint64_t> keys_;  // ... sorted by parent, then vertex
 
   Csr2D<Column> csr_;
   edge_count_t global_entries_ = 0;
