@@ -22,14 +22,29 @@ class OwnerBuckets {
   int num_threads() const { return static_cast<int>(buckets_.size() / num_ranks_); }
 
   void push(int thread, int dest, const T& item) { bucket(thread, dest).push_back(item); }
-  std::vector<T>& bucket(int thread, int dest) { return buckets_[static_cast<std::size_t>(thread) * num_ranks_ + dest]; }
+  std::vector<T>& bucket(int thread, int dest) {
+    return buckets_[static_cast<std::size_t>(thread) * num_ranks_ + dest].items;
+  }
 
   // Sends every bucket to its destination and empties them; `received` gets what this rank
   // received, grouped by source rank, in memory reused from round to round. Collective over comm.
+  // This rank's own items skip MPI: they are copied from the buckets straight to their place in
+  // `received`, in parallel (one rank with many threads sends nothing else).
   void exchange(const mpi::Comm& comm, std::vector<T>& received) {
-    const std::vector<int> send_counts = pack();
-    mpi::traffic().add_logical(items_name_, static_cast<std::int64_t>(send_.size()) - send_counts[comm.rank()]);
-    comm.alltoallv_into<T>(send_, send_counts, received);
+    const int me = comm.rank();
+    std::vector<int> send_counts = totals();
+    const int own = send_counts[me];
+    send_counts[me] = 0;
+    std::vector<int> recv_counts = comm.alltoall_counts(send_counts);
+    recv_counts[me] = own;
+    const std::vector<int> send_displs = mpi::Comm::displacements(send_counts);
+    const std::vector<int> recv_displs = mpi::Comm::displacements(recv_counts);
+    send_.resize(static_cast<std::size_t>(send_displs.back() + send_counts.back()));
+    received.resize(static_cast<std::size_t>(recv_displs.back() + recv_counts.back()));
+    mpi::traffic().add_logical(items_name_, static_cast<std::int64_t>(send_.size()));
+    empty_buckets_into([&](int d) { return d == me ? received.data() + recv_displs[me] : send_.data() + send_displs[d]; });
+    recv_counts[me] = 0;
+    comm.alltoallv_displaced<T>(send_.data(), send_counts, send_displs, received.data(), recv_counts, recv_displs);
   }
 
   // exchange(), but each item travels through the relay rank in its destination's row and this
@@ -57,30 +72,53 @@ class OwnerBuckets {
  private:
   static std::int64_t bytes_of(std::size_t items) { return static_cast<std::int64_t>(items * sizeof(T)); }
 
-  // Every bucket into send_, by destination rank, emptying the buckets; returns the count per rank.
-  std::vector<int> pack() {
+  // Items per destination rank, over all threads' buckets.
+  std::vector<int> totals() {
+    std::vector<int> counts(num_ranks_, 0);
+    for (int t = 0; t < num_threads(); ++t)
+      for (int d = 0; d < num_ranks_; ++d) counts[d] += static_cast<int>(bucket(t, d).size());
+    return counts;
+  }
+
+  // Copies bucket (t, d) to start_of(d) + what threads before t hold for d, a bucket per task,
+  // and empties the buckets.
+  template <class StartOf>
+  void empty_buckets_into(StartOf&& start_of) {
     const int threads = num_threads();
-    std::vector<int> send_counts(num_ranks_, 0);
-    for (int t = 0; t < threads; ++t)
-      for (int d = 0; d < num_ranks_; ++d) send_counts[d] += static_cast<int>(bucket(t, d).size());
-    std::vector<int> displs = mpi::Comm::displacements(send_counts);
-    send_.resize(static_cast<std::size_t>(displs.empty() ? 0 : displs.back() + send_counts.back()));
-#pragma omp parallel for schedule(dynamic, 1)
+    std::vector<std::int64_t> at(buckets_.size());
     for (int d = 0; d < num_ranks_; ++d) {
-      std::int64_t at = displs[d];
+      std::int64_t sum = 0;
       for (int t = 0; t < threads; ++t) {
-        auto& b = bucket(t, d);
-        std::copy(b.begin(), b.end(), send_.begin() + at);
-        at += static_cast<std::int64_t>(b.size());
-        b.clear();
+        at[static_cast<std::size_t>(t) * num_ranks_ + d] = sum;
+        sum += static_cast<std::int64_t>(bucket(t, d).size());
       }
     }
+    const std::int64_t tasks = static_cast<std::int64_t>(buckets_.size());
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::int64_t k = 0; k < tasks; ++k) {
+      std::vector<T>& b = buckets_[k].items;
+      std::copy(b.begin(), b.end(), start_of(static_cast<int>(k % num_ranks_)) + at[k]);
+      b.clear();
+    }
+  }
+
+  // Every bucket into send_, by destination rank, emptying the buckets; returns the count per rank.
+  std::vector<int> pack() {
+    const std::vector<int> send_counts = totals();
+    const std::vector<int> displs = mpi::Comm::displacements(send_counts);
+    send_.resize(static_cast<std::size_t>(displs.back() + send_counts.back()));
+    empty_buckets_into([&](int d) { return send_.data() + displs[d]; });
     return send_counts;
   }
 
   int num_ranks_;
   const char* items_name_;
-  std::vector<std::vector<T>> buckets_;
+  // A cache line each: threads pushing to neighbouring buckets would otherwise share the line that
+  // holds their end pointers (pushes 3.5x slower with 2 threads on one rank).
+  struct alignas(64) Bucket {
+    std::vector<T> items;
+  };
+  std::vector<Bucket> buckets_;
   std::vector<T> send_, relayed_;
 };
 

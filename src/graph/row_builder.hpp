@@ -6,7 +6,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <cstring>
 #include <span>
@@ -33,24 +32,21 @@ struct RowOf {
   Column row;
 };
 
-inline void bump(edge_count_t& counter) {
-  std::atomic_ref<edge_count_t>(counter).fetch_add(1, std::memory_order_relaxed);
-}
-
-// Writes a round's arcs into their rows at the rows' cursors. The arcs are first grouped by block of
-// rows (a counting sort), so that one thread fills each block while its rows sit in cache; no
-// atomics are needed.
-template <class Column, class RowIndex>
-class ArcPlacer {
+// Hands out a round's items (anything with a .row, a global id) grouped by block of rows: a
+// counting sort, then visit(items of one block) for each block on one thread, blocks spread over
+// the team. A block's rows (their counts, cursors and columns) then sit in that thread's cache,
+// and no two threads touch one row, so no atomics are needed.
+template <class Item, class RowIndex>
+class RowBlocks {
  public:
-  ArcPlacer(const RowIndex& row_index, local_t rows, big_vector<edge_count_t>& cursor, Column* columns)
-      : row_index_(row_index), cursor_(cursor), columns_(columns) {
+  RowBlocks(const RowIndex& row_index, local_t rows) : row_index_(row_index) {
     while ((rows >> shift_) > 4096) ++shift_;  // at most ~4096 blocks of >= 8192 rows
     blocks_ = static_cast<int>((rows >> shift_) + 1);
   }
 
-  void place(std::span<const Arc<Column>> arcs) {
-    const std::int64_t n = static_cast<std::int64_t>(arcs.size());
+  template <class Visit>
+  void for_each_block(std::span<const Item> items, Visit&& visit) {
+    const std::int64_t n = static_cast<std::int64_t>(items.size());
     sorted_.resize(n);
     const int threads = omp_get_max_threads();
     counts_.assign(static_cast<std::size_t>(threads) * blocks_, 0);
@@ -60,7 +56,7 @@ class ArcPlacer {
       const int t = omp_get_thread_num(), team = omp_get_num_threads();
       const std::int64_t first = n * t / team, last = n * (t + 1) / team;
       std::int64_t* mine = counts_.data() + static_cast<std::size_t>(t) * blocks_;
-      for (std::int64_t i = first; i < last; ++i) ++mine[block_of(arcs[i])];
+      for (std::int64_t i = first; i < last; ++i) ++mine[block_of(items[i])];
 #pragma omp barrier
 #pragma omp single
       {
@@ -77,29 +73,24 @@ class ArcPlacer {
         }
         block_start_[blocks_] = at;
       }
-      for (std::int64_t i = first; i < last; ++i) sorted_[mine[block_of(arcs[i])]++] = arcs[i];
+      for (std::int64_t i = first; i < last; ++i) sorted_[mine[block_of(items[i])]++] = items[i];
 #pragma omp barrier
 #pragma omp for schedule(dynamic, 4)
       for (int b = 0; b < blocks_; ++b) {
-        for (std::int64_t i = block_start_[b]; i < block_start_[b + 1]; ++i) {
-          const local_t row = row_index_(static_cast<vertex_t>(sorted_[i].row));
-          columns_[cursor_[row]++] = sorted_[i].to;
-        }
+        visit(std::span<const Item>(sorted_.data() + block_start_[b], sorted_.data() + block_start_[b + 1]));
       }
     }
   }
 
  private:
-  int block_of(const Arc<Column>& a) const {
-    return static_cast<int>(row_index_(static_cast<vertex_t>(a.row)) >> shift_);
+  int block_of(const Item& item) const {
+    return static_cast<int>(row_index_(static_cast<vertex_t>(item.row)) >> shift_);
   }
 
   const RowIndex& row_index_;
-  big_vector<edge_count_t>& cursor_;
-  Column* columns_;
   int shift_ = 13;
   int blocks_ = 1;
-  std::vector<Arc<Column>> sorted_;
+  std::vector<Item> sorted_;
   std::vector<std::int64_t> counts_;
   std::vector<std::int64_t> block_start_;
 };
@@ -125,28 +116,35 @@ Rows<Column> place_arcs(const EdgeSource& source, const mpi::Comm& comm, std::in
   big_vector<edge_count_t>& offsets = out.offsets;
 
   // Pass 1: arcs per row.
-  route_arcs_to<RowOf<Column>>(
-      source, comm, round, "build.degree_rows", dest_of,
-      [](vertex_t row, vertex_t) { return RowOf<Column>{static_cast<Column>(row)}; },
-      [&](std::span<const RowOf<Column>> arcs) {
-        const std::int64_t n = static_cast<std::int64_t>(arcs.size());
-        if (omp_get_max_threads() == 1) {  // a locked add costs several plain ones
-          for (std::int64_t i = 0; i < n; ++i) ++offsets[row_index(static_cast<vertex_t>(arcs[i].row)) + 1];
-          return;
-        }
-#pragma omp parallel for schedule(static)
-        for (std::int64_t i = 0; i < n; ++i) bump(offsets[row_index(static_cast<vertex_t>(arcs[i].row)) + 1]);
-      });
+  {
+    RowBlocks<RowOf<Column>, RowIndex> rows_seen(row_index, n_rows);
+    route_arcs_to<RowOf<Column>>(
+        source, comm, round, "build.degree_rows", dest_of,
+        [](vertex_t row, vertex_t) { return RowOf<Column>{static_cast<Column>(row)}; },
+        [&](std::span<const RowOf<Column>> arcs) {
+          const auto count = [&](std::span<const RowOf<Column>> some) {
+            for (const RowOf<Column>& a : some) ++offsets[row_index(static_cast<vertex_t>(a.row)) + 1];
+          };
+          // One thread counts in place: grouping first costs more than the random increments it saves.
+          if (omp_get_max_threads() == 1) count(arcs);
+          else rows_seen.for_each_block(arcs, count);
+        });
+  }
   for (local_t i = 0; i < n_rows; ++i) offsets[i + 1] += offsets[i];
 
   // Pass 2: every arc into its row, at the row's cursor.
   out.columns.resize(offsets[n_rows]);
   big_vector<edge_count_t> cursor(offsets.begin(), offsets.end() - 1);
-  ArcPlacer<Column, RowIndex> placer(row_index, n_rows, cursor, out.columns.data());
+  Column* columns = out.columns.data();
+  RowBlocks<Arc<Column>, RowIndex> arcs_by_block(row_index, n_rows);
   route_arcs_to<Arc<Column>>(
       source, comm, round, "build.arcs", dest_of,
       [](vertex_t row, vertex_t to) { return Arc<Column>{static_cast<Column>(row), static_cast<Column>(to)}; },
-      [&](std::span<const Arc<Column>> arcs) { placer.place(arcs); });
+      [&](std::span<const Arc<Column>> arcs) {
+        arcs_by_block.for_each_block(arcs, [&](std::span<const Arc<Column>> block) {
+          for (const Arc<Column>& a : block) columns[cursor[row_index(static_cast<vertex_t>(a.row))]++] = a.to;
+        });
+      });
   return out;
 }
 

@@ -187,10 +187,15 @@ class Comm {
   template <class T>
   void alltoallv_raw(const T* send, const std::vector<int>& send_counts, T* recv,
                      const std::vector<int>& recv_counts) const {
+    alltoallv_displaced(send, send_counts, displacements(send_counts), recv, recv_counts, displacements(recv_counts));
+  }
+
+  // alltoallv_raw with the displacements given (items may leave gaps in `recv`).
+  template <class T>
+  void alltoallv_displaced(const T* send, const std::vector<int>& send_counts, const std::vector<int>& send_displs,
+                           T* recv, const std::vector<int>& recv_counts, const std::vector<int>& recv_displs) const {
     static_assert(std::is_trivially_copyable_v<T>);
     count_alltoallv(send_counts, recv_counts, sizeof(T));
-    const std::vector<int> send_displs = displacements(send_counts);
-    const std::vector<int> recv_displs = displacements(recv_counts);
     MPI_Alltoallv(send, send_counts.data(), send_displs.data(), detail::bytes_type<T>(), recv, recv_counts.data(),
                   recv_displs.data(), detail::bytes_type<T>(), comm_);
   }
