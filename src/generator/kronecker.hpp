@@ -49,8 +49,8 @@ class KroneckerGenerator {
   std::int64_t num_edges() const { return num_vertices() * edgefactor_; }
 
   Edge edge(std::int64_t i) const;
-  // Tuples first, first + 1, ... into `out` with the OpenMP team: the same as edge(i), made eight at
-  // a time so the per-level draws of eight edges run side by side in vector lanes.
+  // Tuples first, first + 1, ... into `out` with the OpenMP team: the same as edge(i), made 32 at a
+  // time so the per-level draws of 32 edges run side by side in vector lanes.
   void edges(std::int64_t first, std::span<Edge> out) const;
   // Weight of edge i in [0, 1), for SSSP.
   float weight(std::int64_t i) const;

@@ -48,12 +48,12 @@ Csr1D<Column> build_csr_1d(const EdgeSource& source, const Partition1D& part, co
                            RowOrder order = RowOrder::by_id, std::int64_t round = exchange::kBuildRound);
 
 // Peak bytes per rank while build_csr_1d runs, for the engines' memory estimates: the rows (with
-// the room duplicates took), offsets, cursors and degrees, and one round's buffers (its tuples; its
-// arcs in buckets, sent, received and placed). `id_bytes`: the width of a stored column.
+// the room duplicates took), offsets (the cursors while rows fill) and degrees, and one round's
+// buffers (its tuples; its arcs in buckets, sent, received and placed). `id_bytes`: the width of a stored column.
 inline double csr_1d_build_bytes(double vertices, double tuples, int ranks, double id_bytes) {
   const double n_local = vertices / ranks + 64, m_local = tuples / ranks + 1;
   const double round = m_local < exchange::kBuildRound ? m_local : static_cast<double>(exchange::kBuildRound);
-  return id_bytes * 2 * m_local + 3 * 8 * n_local + 16 * round + 4 * 2 * 2 * id_bytes * round;
+  return id_bytes * 2 * m_local + 2 * 8 * n_local + 16 * round + 4 * 2 * 2 * id_bytes * round;
 }
 
 }  // namespace g500

@@ -89,7 +89,7 @@ double csr_2d_build_bytes(double vertices, double tuples, GridShape grid, double
   const double n_local = vertices / ranks + 64, n_col = vertices / grid.cols + 64 * grid.rows;
   const double n_row = vertices / grid.rows + 64 * grid.cols, m_local = tuples / ranks + 1;
   const double round = m_local < exchange::kBuildRound ? m_local : static_cast<double>(exchange::kBuildRound);
-  return id_bytes * 2 * m_local + 3 * 8 * n_col + 16 * round + 4 * 2 * 2 * id_bytes * round +
+  return id_bytes * 2 * m_local + 2 * 8 * n_col + 16 * round + 4 * 2 * 2 * id_bytes * round +
          (8 + 2 * id_bytes) * n_local + id_bytes * n_row;
 }
 

@@ -44,8 +44,9 @@ Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, co
                            std::int64_t round = exchange::kBuildRound);
 
 // Peak bytes per rank while build_csr_2d runs: the entries (with the room duplicates took), the
-// row offsets and cursors of a column range, one round's buffers, the degree and sorting arrays of
-// a block and the sorted-index table of a processor row. `id_bytes`: the width of a stored entry.
+// row offsets of a column range (the cursors while rows fill), one round's buffers, the degree
+// and sorting arrays of a block and the sorted-index table of a processor row. `id_bytes`: the
+// width of a stored entry.
 double csr_2d_build_bytes(double vertices, double tuples, GridShape grid, double id_bytes);
 
 }  // namespace g500

@@ -132,9 +132,11 @@ Rows<Column> place_arcs(const EdgeSource& source, const mpi::Comm& comm, std::in
   }
   for (local_t i = 0; i < n_rows; ++i) offsets[i + 1] += offsets[i];
 
-  // Pass 2: every arc into its row, at the row's cursor.
+  // Pass 2: every arc into its row, at the row's cursor. The offsets serve as the cursors (no
+  // second array of N/P counters at the build's peak): each ends at its row's end, the next row's
+  // start, and one shift puts them back.
   out.columns.resize(offsets[n_rows]);
-  big_vector<edge_count_t> cursor(offsets.begin(), offsets.end() - 1);
+  edge_count_t* cursor = offsets.data();
   Column* columns = out.columns.data();
   RowBlocks<Arc<Column>, RowIndex> arcs_by_block(row_index, n_rows);
   route_arcs_to<Arc<Column>>(
@@ -145,6 +147,8 @@ Rows<Column> place_arcs(const EdgeSource& source, const mpi::Comm& comm, std::in
           for (const Arc<Column>& a : block) columns[cursor[row_index(static_cast<vertex_t>(a.row))]++] = a.to;
         });
       });
+  for (local_t i = n_rows; i > 0; --i) offsets[i] = offsets[i - 1];
+  offsets[0] = 0;
   return out;
 }
 
