@@ -8,6 +8,7 @@
 
 #include "core/big_vector.hpp"
 #include "core/bitmap.hpp"
+#include "core/padded.hpp"
 #include "exchange/owner_buckets.hpp"
 #include "exchange/rounds.hpp"
 #include "exchange/slice_gather.hpp"
@@ -136,11 +137,11 @@ std::int64_t scan_tuples(const EdgeSource& source, const Partition1D& part, cons
   std::vector<std::int64_t> thread_nedge(threads, 0);
   // This rank's own candidates wait for the end of the round too, so that all are checked in one
   // prefetched sweep (each reads a parent at random).
-  std::vector<std::vector<Candidate>> own(threads);
+  std::vector<Padded<std::vector<Candidate>>> own(threads);
   const auto candidate = [&](int t, vertex_t child, vertex_t parent) {
     const int owner = part.owner(child);
     const Candidate c{static_cast<Id>(child), static_cast<Id>(parent)};
-    if (owner == me) own[t].push_back(c);
+    if (owner == me) own[t].value.push_back(c);
     else to_owner.push(t, owner, c);
   };
   const auto confirm_all = [&](const std::vector<Candidate>& list) {
@@ -194,9 +195,9 @@ std::int64_t scan_tuples(const EdgeSource& source, const Partition1D& part, cons
   scan_in_pieces(source, comm, chunk, scan, [&] {
     to_owner.exchange(comm, received);
     confirm_all(received);
-    for (std::vector<Candidate>& list : own) {
-      confirm_all(list);
-      list.clear();
+    for (Padded<std::vector<Candidate>>& list : own) {
+      confirm_all(list.value);
+      list.value.clear();
     }
   });
   std::int64_t nedge = 0;

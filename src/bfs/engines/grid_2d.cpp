@@ -309,7 +309,7 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
   const vertex_t col_begin = grid_.col_begin(grid_.col());
   std::vector<word_t> done(visited_local_.data(), visited_local_.data() + visited_local_.num_words()), incoming;
   StepCounts claimed;  // vertices of this block given a parent
-  for (auto& pairs : found_) pairs.clear();
+  for (auto& pairs : found_) pairs.value.clear();
   const auto in_frontier = [&](Column w) { return row_frontier_.test(static_cast<std::int64_t>(w)); };
   for (int s = 0; s < g.rows; ++s) {
     const int k = (i + s) % g.rows, block = first_block + k;
@@ -360,7 +360,7 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
             ++found_here.discovered;
             found_here.discovered_edges += csr_.degree[v];
           } else {
-            found_[static_cast<std::size_t>(t) * g.rows + k].push_back(
+            found_[static_cast<std::size_t>(t) * g.rows + k].value.push_back(
                 {w_to_global_[parent], static_cast<Column>(v)});
           }
         }
@@ -398,7 +398,7 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
   for (int k = 0; k < g.rows; ++k) {
     keys_.clear();
     for (std::size_t t = 0; t < found_.size() / g.rows; ++t) {
-      for (const Found& f : found_[t * g.rows + k]) {
+      for (const Found& f : found_[t * g.rows + k].value) {
         keys_.push_back((static_cast<std::uint64_t>(f.parent) << v_bits) | static_cast<std::uint64_t>(f.vertex));
       }
     }
@@ -408,7 +408,7 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
       for (const std::uint64_t key : keys_) parents_out_.add(0, k, key >> v_bits, key & v_mask);
     } else {  // ids too wide for one word: unsorted, each pair whole
       for (std::size_t t = 0; t < found_.size() / g.rows; ++t)
-        for (const Found& f : found_[t * g.rows + k]) parents_out_.add(0, k, f.parent, f.vertex);
+        for (const Found& f : found_[t * g.rows + k].value) parents_out_.add(0, k, f.parent, f.vertex);
     }
   }
   parents_out_.finish(0);

@@ -20,6 +20,7 @@
 #include "bfs/engine.hpp"
 #include "bfs/level_profiler.hpp"
 #include "core/bitmap.hpp"
+#include "core/padded.hpp"
 #include "exchange/fold_codec.hpp"
 #include "exchange/packet_buckets.hpp"
 #include "exchange/slice_gather.hpp"
@@ -75,7 +76,7 @@ class Grid2D : public BfsEngine {
     Column parent;  // global id
     Column vertex;  // index in the owner's block
   };
-  std::vector<std::vector<Found>> found_;  // bottom-up, [thread * R + row]: parents for that row's block
+  std::vector<Padded<std::vector<Found>>> found_;  // bottom-up, [thread * R + row]: parents for that row's block
   std::vector<std::uint64_t> keys_;  // ... sorted by parent, then vertex
 
   Csr2D<Column> csr_;

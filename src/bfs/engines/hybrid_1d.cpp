@@ -76,7 +76,7 @@ template <class Column>
 StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
   StepCounts total;
   const int me = comm_.rank();
-  for (auto& next : thread_next_) next.clear();  // here, not per thread: a smaller team leaves some unused
+  for (auto& next : thread_next_) next.value.clear();  // here, not per thread: a smaller team leaves some unused
   // The frontier is cut into pieces of about kTopDownRound edges (by default), one exchange each, so the offer
   // buffers stay a few MB even when a hub's level offers hundreds of millions of edges.
   piece_ends_.clear();
@@ -119,7 +119,7 @@ StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
 #pragma omp parallel
     {
       const int t = omp_get_thread_num();
-      std::vector<local_t>& next = thread_next_[t];
+      std::vector<local_t>& next = thread_next_[t].value;
       StepCounts mine;
       std::int64_t my_hub_edges = 0;
 #pragma omp for schedule(dynamic, 1) nowait
@@ -175,7 +175,7 @@ StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
     const std::int64_t n_arrived = static_cast<std::int64_t>(arrived.size());
 #pragma omp parallel
     {
-      std::vector<local_t>& next = thread_next_[omp_get_thread_num()];
+      std::vector<local_t>& next = thread_next_[omp_get_thread_num()].value;
       StepCounts mine;
 #pragma omp for schedule(static) nowait
       for (std::int64_t i = 0; i < n_arrived; ++i) {
@@ -189,11 +189,11 @@ StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
   if (with_hubs) {
     mpi::traffic().add_logical("top_down.hub_edges_kept_local", hub_edges);
     hubs_.settle(comm_, [&](vertex_t hub, vertex_t parent) {
-      if (part_.owns(hub)) claim(part_.to_local(hub), parent, parents, total, thread_next_.front());
+      if (part_.owns(hub)) claim(part_.to_local(hub), parent, parents, total, thread_next_.front().value);
     });
   }
   queue_.clear();
-  for (auto& next : thread_next_) queue_.insert(queue_.end(), next.begin(), next.end());
+  for (auto& next : thread_next_) queue_.insert(queue_.end(), next.value.begin(), next.value.end());
   return total;
 }
 

@@ -14,6 +14,7 @@
 #include "bfs/engine.hpp"
 #include "bfs/level_profiler.hpp"
 #include "core/bitmap.hpp"
+#include "core/padded.hpp"
 #include "exchange/frontier_exchange.hpp"
 #include "exchange/owner_buckets.hpp"
 #include "exchange/relay_grid.hpp"
@@ -59,7 +60,7 @@ class Hybrid1D : public BfsEngine {
   std::vector<local_t> queue_;  // the frontier as local indices (top-down steps)
   std::vector<std::int64_t> piece_ends_;  // where each top-down exchange round's piece of queue_ ends
   std::vector<edge_count_t> piece_edges_;  // edges before each vertex of the current piece (and after the last)
-  std::vector<std::vector<local_t>> thread_next_;
+  std::vector<Padded<std::vector<local_t>>> thread_next_;
   std::optional<mpi::NodeTopology> nodes_;           // with --node-shared
   std::unique_ptr<exchange::FrontierExchange> gather_;  // its next slice: this block's frontier as bits
   exchange::OwnerBuckets<ParentOffer> buckets_;
