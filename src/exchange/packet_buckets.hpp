@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/padded.hpp"
 #include "exchange/fold_codec.hpp"
 #include "mpi/comm.hpp"
 
@@ -20,41 +21,45 @@ class PacketBuckets {
  public:
   PacketBuckets(int destinations, int threads, FoldCompression mode, int width, std::size_t packet_bytes)
       : destinations_(destinations),
-        encoders_(static_cast<std::size_t>(threads) * destinations, FoldEncoder(mode, width, packet_bytes)),
-        out_(static_cast<std::size_t>(threads) * destinations) {}
+        slots_(static_cast<std::size_t>(threads) * destinations, Slot{FoldEncoder(mode, width, packet_bytes), {}}) {}
 
   void clear() {
-    for (auto& o : out_) o.clear();
+    for (auto& s : slots_) s.value.out.clear();
   }
   void add(int thread, int dest, std::uint64_t u, std::uint64_t v) {
     const std::size_t k = static_cast<std::size_t>(thread) * destinations_ + dest;
-    encoders_[k].add(u, v, out_[k]);
+    slots_[k].value.encoder.add(u, v, slots_[k].value.out);
   }
   // Closes the thread's open packets; call once the thread has added its last pair.
   void finish(int thread) {
     for (int d = 0; d < destinations_; ++d) {
       const std::size_t k = static_cast<std::size_t>(thread) * destinations_ + d;
-      encoders_[k].finish(out_[k]);
+      slots_[k].value.encoder.finish(slots_[k].value.out);
     }
   }
   // Every destination's packets end to end in `send`, with byte counts and displacements.
   void assemble(std::vector<std::uint8_t>& send, std::vector<int>& counts, std::vector<int>& displs) const {
     counts.assign(destinations_, 0);
-    for (std::size_t k = 0; k < out_.size(); ++k) counts[k % destinations_] += static_cast<int>(out_[k].size());
+    for (std::size_t k = 0; k < slots_.size(); ++k) counts[k % destinations_] += static_cast<int>(slots_[k].value.out.size());
     displs = mpi::Comm::displacements(counts);
     send.resize(static_cast<std::size_t>(displs.back() + counts.back()));
     std::vector<int> at = displs;
-    for (std::size_t k = 0; k < out_.size(); ++k) {
+    for (std::size_t k = 0; k < slots_.size(); ++k) {
       const int d = static_cast<int>(k % destinations_);
-      std::copy(out_[k].begin(), out_[k].end(), send.begin() + at[d]);
-      at[d] += static_cast<int>(out_[k].size());
+      const std::vector<std::uint8_t>& out = slots_[k].value.out;
+      std::copy(out.begin(), out.end(), send.begin() + at[d]);
+      at[d] += static_cast<int>(out.size());
     }
   }
 
  private:
   int destinations_;
-  std::vector<FoldEncoder> encoders_;
-  std::vector<std::vector<std::uint8_t>> out_;
+  struct Bucket {
+    FoldEncoder encoder;
+    std::vector<std::uint8_t> out;
+  };
+  using Slot = Padded<Bucket>;  // a line each: threads add side by side
+  std::vector<Slot> slots_;
 };
 
 // Decodes, on the OpenMP team, every packet of an alltoallv's receive buffer (by source rank:
