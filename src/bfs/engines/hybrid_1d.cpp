@@ -264,8 +264,14 @@ StepCounts Hybrid1D<Column>::bottom_up_step(std::span<vertex_t> parents) {
             mine.discovered_edges += static_cast<std::int64_t>(hit) * csr_.degree(v);
           }
           mine.discovered += __builtin_popcountll(found);
-          need_rows = unvisited & ~found;
-          for (word_t rows = need_rows; rows; rows &= rows - 1) __builtin_prefetch(csr_.begin(w * kWordBits + __builtin_ctzll(rows)) + 1);
+          // Rows of one entry have nothing past the first neighbour: neither fetched nor searched.
+          for (word_t rows = unvisited & ~found; rows; rows &= rows - 1) {
+            const int b = __builtin_ctzll(rows);
+            const local_t v = w * kWordBits + b;
+            if (csr_.degree(v) < 2) continue;
+            need_rows |= word_t{1} << b;
+            __builtin_prefetch(csr_.begin(v) + 1);
+          }
           next_bits[w] = found;
         }
         if (rows_due) {
