@@ -39,6 +39,10 @@ const OptionGroup kBottomUpGroup = {
       app.add_flag("--summary-check", o.bottom_up.summary_check,
                    "hybrid-1d: row scans test the summary before each frontier bit")
           ->group("Bottom-up steps");
+      const std::map<std::string, bool> on_off = {{"on", true}, {"off", false}};
+      app.add_option("--degree-order", o.bottom_up.degree_order,
+                     "hybrid-1d: renumber each rank's vertices by decreasing degree within windows of 4096 (on|off)")
+          ->transform(CLI::CheckedTransformer(on_off))->default_str("on")->group("Bottom-up steps");
     },
     [](const BfsOptions& o) {
       const int g = o.bottom_up.summary_granularity;
@@ -49,6 +53,7 @@ const OptionGroup kBottomUpGroup = {
     [](const BfsOptions& o, nlohmann::json& out) {
       out["summary_granularity"] = o.bottom_up.summary_granularity;
       out["summary_check"] = o.bottom_up.summary_check;
+      out["degree_order"] = o.bottom_up.degree_order;
     },
 };
 

@@ -11,6 +11,7 @@
 #include "core/big_vector.hpp"
 #include "core/types.hpp"
 #include "exchange/rounds.hpp"
+#include "graph/window_order.hpp"
 #include "graph/edge_source.hpp"
 #include "mpi/comm.hpp"
 #include "partition/partition_1d.hpp"
@@ -43,9 +44,14 @@ enum class RowOrder {
 // row, so the largest thing held besides the rows themselves is one round's buffers. Then one sort
 // per row puts it in `order` and drops duplicates. The result does not depend on rank or thread
 // counts.
+//
+// With `renumber` (rows by neighbour degree only), the block is also put in degree order within
+// windows (graph/window_order.hpp), the order is written there, and rows and entries use the new
+// numbering.
 template <class Column>
 Csr1D<Column> build_csr_1d(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
-                           RowOrder order = RowOrder::by_id, std::int64_t round = exchange::kBuildRound);
+                           RowOrder order = RowOrder::by_id, std::int64_t round = exchange::kBuildRound,
+                           WindowOrder* renumber = nullptr);
 
 // Peak bytes per rank while build_csr_1d runs, for the engines' memory estimates: the rows (with
 // the room duplicates took), offsets (the cursors while rows fill) and degrees, and one round's
@@ -54,6 +60,14 @@ inline double csr_1d_build_bytes(double vertices, double tuples, int ranks, doub
   const double n_local = vertices / ranks + 64, m_local = tuples / ranks + 1;
   const double round = m_local < exchange::kBuildRound ? m_local : static_cast<double>(exchange::kBuildRound);
   return id_bytes * 2 * m_local + 2 * 8 * n_local + 16 * round + 4 * 2 * 2 * id_bytes * round;
+}
+
+// What renumbering adds to the build: the two local maps, every vertex's delta, and a window's
+// entries per thread (taken as one round's arcs: a hub window can hold far more than the average).
+inline double window_order_build_bytes(double vertices, double tuples, int ranks, double id_bytes, int threads) {
+  const double n_local = vertices / ranks + 64, m_local = tuples / ranks + 1;
+  const double window = 2 * m_local < 2.0 * exchange::kBuildRound ? 2 * m_local : 2.0 * exchange::kBuildRound;
+  return 2 * 2 * n_local + 2 * vertices + threads * id_bytes * window;
 }
 
 }  // namespace g500

@@ -23,6 +23,7 @@ struct Setting {
   int threads;
   std::int64_t exchange_round = 0;  // 0: the engine's default
   bool summary_check = false;
+  bool degree_order = true;
 };
 
 class Hybrid1DSetting : public ::testing::TestWithParam<Setting> {};
@@ -41,6 +42,7 @@ TEST_P(Hybrid1DSetting, SearchesValidateAndMatchSerialLevels) {
   options.direction = {s.alpha, s.beta};
   options.bottom_up.summary_granularity = s.granularity;
   options.bottom_up.summary_check = s.summary_check;
+  options.bottom_up.degree_order = s.degree_order;
   options.exchange_round = s.exchange_round;
   auto engine = find_engine("hybrid-1d").make(EngineContext{world, part, options});
   engine->build(source);
@@ -82,7 +84,10 @@ INSTANTIATE_TEST_SUITE_P(Hybrid1D, Hybrid1DSetting,
                                            Setting{"summary_checked", 15, 18, 64, 1, 0, true},
                                            Setting{"coarse_summary_checked", 15, 18, 256, 2, 0, true},
                                            // Top-down steps in many exchange rounds of ~40 offers.
-                                           Setting{"small_rounds", 1e-12, 18, 64, 2, 40}),
+                                           Setting{"small_rounds", 1e-12, 18, 64, 2, 40},
+                                           // The original numbering (the degree order is on above).
+                                           Setting{"original_order", 15, 18, 64, 2, 0, false, false},
+                                           Setting{"original_order_small_rounds", 1e-12, 18, 64, 1, 40, false, false}),
                          [](const auto& info) { return info.param.name; });
 
 }  // namespace

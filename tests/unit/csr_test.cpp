@@ -14,6 +14,17 @@ namespace {
 
 using namespace g500::testing;
 
+// Each vertex's arcs, duplicate tuples counted, self-loops not: what kernel 1 orders by.
+std::vector<std::size_t> arc_counts(const std::vector<Edge>& edges, vertex_t n) {
+  std::vector<std::size_t> arcs(n, 0);
+  for (const Edge& e : edges) {
+    if (e.u == e.v) continue;
+    ++arcs[e.u];
+    ++arcs[e.v];
+  }
+  return arcs;
+}
+
 // Both stored id widths: 32-bit (any N <= 2^32) and 64-bit.
 template <class Column>
 class Csr1DTest : public ::testing::Test {};
@@ -46,12 +57,7 @@ TYPED_TEST(Csr1DTest, RowsOrderedByNeighbourDegree) {
   const KroneckerGenerator gen(10, 16, 6);
   const std::vector<Edge> edges = all_edges(gen);
   const std::vector<std::set<vertex_t>> expect = neighbour_sets(edges, gen.num_vertices());
-  std::vector<std::size_t> arcs(gen.num_vertices(), 0);
-  for (const Edge& e : edges) {
-    if (e.u == e.v) continue;
-    ++arcs[e.u];
-    ++arcs[e.v];
-  }
+  const std::vector<std::size_t> arcs = arc_counts(edges, gen.num_vertices());
   const SliceSource source = source_of(edges, world);
   const Partition1D part(gen.num_vertices(), world.size(), world.rank());
   for (std::int64_t round : {std::int64_t{7}, std::int64_t{500}, std::int64_t{1} << 22}) {
@@ -62,6 +68,49 @@ TYPED_TEST(Csr1DTest, RowsOrderedByNeighbourDegree) {
       ASSERT_EQ(std::set<vertex_t>(csr.begin(i), csr.end(i)), want);
       for (const TypeParam* it = csr.begin(i); it + 1 < csr.end(i); ++it) {
         const int d0 = degree_code(arcs[it[0]]), d1 = degree_code(arcs[it[1]]);
+        ASSERT_TRUE(d0 > d1 || (d0 == d1 && it[0] < it[1])) << "row " << i << " round " << round;
+      }
+    }
+  }
+}
+
+// Renumbered (hybrid-1d's --degree-order): each window of 4096 of a rank's block is a permutation
+// of itself, ordered by decreasing class of arc count with ties in their old order, and each row
+// is the old vertex's neighbours in new ids, ordered by neighbour degree then new id.
+TYPED_TEST(Csr1DTest, RowsRenumberedWithinWindows) {
+  const mpi::Comm world = mpi::Comm::world();
+  const KroneckerGenerator gen(14, 16, 8);
+  const std::vector<Edge> edges = all_edges(gen);
+  const std::vector<std::set<vertex_t>> expect = neighbour_sets(edges, gen.num_vertices());
+  const std::vector<std::size_t> arcs = arc_counts(edges, gen.num_vertices());
+  const SliceSource source = source_of(edges, world);
+  const Partition1D part(gen.num_vertices(), world.size(), world.rank());
+  for (std::int64_t round : {std::int64_t{500}, std::int64_t{1} << 22}) {
+    WindowOrder order;
+    const Csr1D<TypeParam> csr =
+        build_csr_1d<TypeParam>(source, part, world, RowOrder::by_neighbour_degree, round, &order);
+    ASSERT_EQ(static_cast<local_t>(order.to_new.size()), part.local_count());
+    // Every vertex's new global id, from every rank's deltas.
+    std::vector<std::int16_t> to_new(gen.num_vertices());
+    world.allgatherv<std::int16_t>(std::span<const std::int16_t>(order.to_new.data(), order.to_new.size()),
+                                   to_new.data(), part.vertex_counts(), part.vertex_displs());
+    std::vector<vertex_t> old_of_new(gen.num_vertices(), -1);
+    for (vertex_t v = 0; v < gen.num_vertices(); ++v) old_of_new[v + to_new[v]] = v;
+    ASSERT_EQ(std::count(old_of_new.begin(), old_of_new.end(), -1), 0) << "not a permutation";
+    for (local_t i = 0; i < part.local_count(); ++i) {
+      const local_t old = order.old_of(i);
+      ASSERT_EQ(order.new_of(old), i);
+      ASSERT_EQ(old / WindowOrder::kWindow, i / WindowOrder::kWindow) << "left its window";
+      if (i % WindowOrder::kWindow != 0) {  // against the vertex before it in the same window
+        const int here = degree_code(arcs[part.to_global(old)]), before = degree_code(arcs[part.to_global(order.old_of(i - 1))]);
+        ASSERT_TRUE(before > here || (before == here && order.old_of(i - 1) < old)) << "position " << i;
+      }
+      std::set<vertex_t> want;
+      for (vertex_t u : expect[part.to_global(old)]) want.insert(u + to_new[u]);
+      ASSERT_EQ(csr.degree(i), static_cast<edge_count_t>(want.size()));
+      ASSERT_EQ(std::set<vertex_t>(csr.begin(i), csr.end(i)), want);
+      for (const TypeParam* it = csr.begin(i); it + 1 < csr.end(i); ++it) {
+        const int d0 = degree_code(arcs[old_of_new[it[0]]]), d1 = degree_code(arcs[old_of_new[it[1]]]);
         ASSERT_TRUE(d0 > d1 || (d0 == d1 && it[0] < it[1])) << "row " << i << " round " << round;
       }
     }

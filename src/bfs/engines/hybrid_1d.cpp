@@ -25,7 +25,12 @@ std::int64_t hybrid_1d_memory_bytes(const GraphShape& shape, const BfsOptions& o
   // rows by neighbour degree: a code per vertex (all N, and the local ones), keys and scratch of a long row
   bytes += shape.vertices + n_local + 2 * 8 * std::min(2 * m_local, static_cast<double>(exchange::kBuildRound));
   bytes += 3 * n_local / 8 + shape.vertices / 8 + shape.vertices / 512;  // bitmaps, gathered frontier, summary
-  bytes += 2 * 8 * n_local;                                 // frontier queues
+  bytes += 3 * 8 * n_local;  // frontier queues (and the parents a top-down step found, with the degree order)
+  bytes += id * n_local;                                    // first neighbours
+  if (options.bottom_up.degree_order) {
+    bytes += window_order_build_bytes(shape.vertices, shape.tuples, shape.ranks, id, omp_get_max_threads());
+    bytes += id * n_local;  // first neighbours in original ids
+  }
   // top-down offers (buckets, sent, received): one round, plus room for a hub's row that ends it
   bytes += 3 * 2 * id * std::min(2 * m_local, 2.0 * exchange::kTopDownRound);
   if (options.node.hubs > 0) bytes += 3 * shape.vertices / 16 + 17.0 * options.node.hubs;  // hub bitmap, its rank counts, ids, state
@@ -45,7 +50,14 @@ Hybrid1D<Column>::Hybrid1D(const EngineContext& context)
 
 template <class Column>
 void Hybrid1D<Column>::build(const EdgeSource& source) {
-  csr_ = build_csr_1d<Column>(source, part_, comm_, RowOrder::by_neighbour_degree);
+  ordered_ = options_.bottom_up.degree_order;
+  csr_ = build_csr_1d<Column>(source, part_, comm_, RowOrder::by_neighbour_degree, exchange::kBuildRound,
+                              ordered_ ? &order_ : nullptr);
+  if (ordered_) {
+    to_old_all_.resize(part_.num_vertices());
+    comm_.allgatherv<std::int16_t>(std::span<const std::int16_t>(order_.to_old.data(), order_.to_old.size()),
+                                   to_old_all_.data(), part_.vertex_counts(), part_.vertex_displs());
+  }
   global_entries_ = comm_.allreduce<edge_count_t>(csr_.local_entries(), mpi::Op::sum);
   visited_ = Bitmap(part_.local_count());
   // Vertices without neighbours can never join a tree: starting each search with them marked as
@@ -56,6 +68,14 @@ void Hybrid1D<Column>::build(const EdgeSource& source) {
   first_neighbour_.resize(part_.local_count());
 #pragma omp parallel for schedule(static)
   for (local_t i = 0; i < part_.local_count(); ++i) first_neighbour_[i] = csr_.degree(i) ? *csr_.begin(i) : Column{};
+  if (ordered_) {
+    // The same neighbours in original ids, for the parents bottom-up steps write (a lookup of the
+    // way back for each would read at random).
+    first_parent_.resize(part_.local_count());
+#pragma omp parallel for schedule(static)
+    for (local_t i = 0; i < part_.local_count(); ++i)
+      first_parent_[i] = static_cast<Column>(original_id(static_cast<vertex_t>(first_neighbour_[i])));
+  }
   thread_next_.assign(omp_get_max_threads(), {});
   if (options_.node.hubs > 0) {
     hubs_.select(comm_, part_, options_.node.hubs, [&](local_t i) { return degree_code(csr_.degree(i)); });
@@ -64,10 +84,11 @@ void Hybrid1D<Column>::build(const EdgeSource& source) {
 
 template <class Column>
 void Hybrid1D<Column>::claim(local_t v, vertex_t parent, std::span<vertex_t> parents, StepCounts& counts,
-                     std::vector<local_t>& next) {
+                             Reached& next) {
   if (!visited_.set_atomic(v)) return;
-  parents[v] = parent;
-  next.push_back(v);
+  if (!ordered_) parents[v] = parent;
+  else next.parents.push_back(parent);
+  next.vertices.push_back(v);
   ++counts.discovered;
   counts.discovered_edges += csr_.degree(v);
 }
@@ -76,7 +97,10 @@ template <class Column>
 StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
   StepCounts total;
   const int me = comm_.rank();
-  for (auto& next : thread_next_) next.value.clear();  // here, not per thread: a smaller team leaves some unused
+  for (auto& next : thread_next_) {  // here, not per thread: a smaller team leaves some unused
+    next.value.vertices.clear();
+    next.value.parents.clear();
+  }
   // The frontier is cut into pieces of about kTopDownRound edges (by default), one exchange each, so the offer
   // buffers stay a few MB even when a hub's level offers hundreds of millions of edges.
   piece_ends_.clear();
@@ -93,8 +117,9 @@ StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
   const bool with_hubs = hubs_.count() > 0;
   // A claim writes a parent and reads a degree, both at random: fetched this many claims ahead.
   constexpr std::int64_t kClaimAhead = 16;
+  // (With the degree order parents are written after the step.)
   const auto prefetch_claim = [&](local_t a) {
-    __builtin_prefetch(&parents[a], 1);
+    if (!ordered_) __builtin_prefetch(&parents[a], 1);
     __builtin_prefetch(&csr_.offsets[a]);
   };
   if (with_hubs && hubs_stale_) {
@@ -119,7 +144,7 @@ StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
 #pragma omp parallel
     {
       const int t = omp_get_thread_num();
-      std::vector<local_t>& next = thread_next_[t].value;
+      Reached& next = thread_next_[t].value;
       StepCounts mine;
       std::int64_t my_hub_edges = 0;
 #pragma omp for schedule(dynamic, 1) nowait
@@ -129,7 +154,7 @@ StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
         std::int64_t i = std::upper_bound(piece_edges_.begin(), piece_edges_.end(), from) - piece_edges_.begin() - 1;
         for (edge_count_t at = from; at < to; ++i) {
           const local_t u = queue_[first + i];
-          const vertex_t u_global = part_.to_global(u);
+          const vertex_t u_global = part_.to_global(original_place(u));  // parents travel in original ids
           const Column* row = csr_.begin(u);
           const Column* row_from = row + (at - piece_edges_[i]);
           const Column* row_to = row + std::min(piece_edges_[i + 1], to) - piece_edges_[i];
@@ -175,7 +200,7 @@ StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
     const std::int64_t n_arrived = static_cast<std::int64_t>(arrived.size());
 #pragma omp parallel
     {
-      std::vector<local_t>& next = thread_next_[omp_get_thread_num()].value;
+      Reached& next = thread_next_[omp_get_thread_num()].value;
       StepCounts mine;
 #pragma omp for schedule(static) nowait
       for (std::int64_t i = 0; i < n_arrived; ++i) {
@@ -192,14 +217,46 @@ StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
       if (part_.owns(hub)) claim(part_.to_local(hub), parent, parents, total, thread_next_.front().value);
     });
   }
+  if (ordered_) write_waiting_parents(parents);
   queue_.clear();
-  for (auto& next : thread_next_) queue_.insert(queue_.end(), next.value.begin(), next.value.end());
+  for (auto& next : thread_next_) queue_.insert(queue_.end(), next.value.vertices.begin(), next.value.vertices.end());
   return total;
 }
 
 template <class Column>
+void Hybrid1D<Column>::write_waiting_parents(std::span<vertex_t> parents) {
+  constexpr std::size_t kAhead = 16;
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::size_t t = 0; t < thread_next_.size(); ++t) {
+    const Reached& found = thread_next_[t].value;
+    for (std::size_t i = 0; i < found.vertices.size(); ++i) {
+      if (i + kAhead < found.vertices.size()) __builtin_prefetch(&order_.to_old[found.vertices[i + kAhead]]);
+      parents[original_place(found.vertices[i])] = found.parents[i];
+    }
+  }
+}
+
+template <class Column>
 StepCounts Hybrid1D<Column>::bottom_up_step(std::span<vertex_t> parents) {
+  return ordered_ ? bottom_up_pass<true>(parents) : bottom_up_pass<false>(parents);
+}
+
+template <class Column>
+template <bool Ordered>
+StepCounts Hybrid1D<Column>::bottom_up_pass(std::span<vertex_t> parents) {
   StepCounts total;
+  // Where a parent goes and the id it is written as (graph/window_order.hpp), read through locals.
+  const std::int16_t* const to_old = order_.to_old.data();
+  const std::int16_t* const to_old_all = to_old_all_.data();
+  const Column* const first_parent = first_parent_.data();
+  const auto place = [to_old](local_t v) {
+    if constexpr (Ordered) return v + to_old[v];
+    else return v;
+  };
+  const auto original = [to_old_all](vertex_t u) {
+    if constexpr (Ordered) return u + to_old_all[u];
+    else return u;
+  };
   const std::int64_t words = visited_.num_words();
   const local_t n_local = part_.local_count();
   const exchange::FrontierView frontier = gather_->view();
@@ -218,7 +275,7 @@ StepCounts Hybrid1D<Column>::bottom_up_step(std::span<vertex_t> parents) {
   {
     StepCounts mine;
     const auto discover = [&](local_t v, vertex_t parent) {
-      parents[v] = parent;
+      parents[place(v)] = original(parent);
       ++mine.discovered;
       mine.discovered_edges += csr_.degree(v);
     };
@@ -259,7 +316,9 @@ StepCounts Hybrid1D<Column>::bottom_up_step(std::span<vertex_t> parents) {
             const local_t v = w * kWordBits + b;
             const vertex_t parent = static_cast<vertex_t>(first_neighbour_[v]);
             const word_t hit = frontier.frontier.test(parent);
-            parents[v] = hit ? parent : kNoParent;
+            vertex_t written = parent;
+            if constexpr (Ordered) written = static_cast<vertex_t>(first_parent[v]);
+            parents[place(v)] = hit ? written : kNoParent;
             found |= hit << b;
             mine.discovered_edges += static_cast<std::int64_t>(hit) * csr_.degree(v);
           }
@@ -321,8 +380,8 @@ void Hybrid1D<Column>::search(vertex_t root, std::span<vertex_t> parents, Search
   queue_.clear();
   edge_count_t root_degree = 0;
   if (part_.owns(root)) {
-    const local_t r = part_.to_local(root);
-    parents[r] = root;
+    const local_t r = ordered_ ? order_.new_of(part_.to_local(root)) : part_.to_local(root);
+    parents[original_place(r)] = root;
     visited_.set(r);  // (an isolated root is already marked: it simply has no tree to grow)
     queue_.push_back(r);
     root_degree = csr_.degree(r);
