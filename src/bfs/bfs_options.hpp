@@ -23,7 +23,7 @@ struct BottomUpOptions {
   // the bitmap sits in cache and the extra branch cost 7-12% (paired runs), but a bitmap far
   // larger than the cache is the case it was made for.
   bool summary_check = false;
-  // hybrid-1d: each rank's vertices renumbered by decreasing degree within windows of 4096
+  // hybrid-1d: each rank's vertices renumbered by decreasing degree within windows of 32768
   // (graph/window_order.hpp); parents go back to the original ids inside the timed search.
   bool degree_order = true;
 };

@@ -41,7 +41,7 @@ const OptionGroup kBottomUpGroup = {
           ->group("Bottom-up steps");
       const std::map<std::string, bool> on_off = {{"on", true}, {"off", false}};
       app.add_option("--degree-order", o.bottom_up.degree_order,
-                     "hybrid-1d: renumber each rank's vertices by decreasing degree within windows of 4096 (on|off)")
+                     "hybrid-1d: renumber each rank's vertices by decreasing degree within windows of 32768 (on|off)")
           ->transform(CLI::CheckedTransformer(on_off))->default_str("on")->group("Bottom-up steps");
     },
     [](const BfsOptions& o) {

@@ -5,6 +5,7 @@
 //
 // Columns are global vertex ids of type Column: 32-bit when N <= 2^32 (half the memory and memory
 // traffic of the largest array), 64-bit above; engines choose once, at run time.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -62,12 +63,13 @@ inline double csr_1d_build_bytes(double vertices, double tuples, int ranks, doub
   return id_bytes * 2 * m_local + 2 * 8 * n_local + 16 * round + 4 * 2 * 2 * id_bytes * round;
 }
 
-// What renumbering adds to the build: the two local maps, every vertex's delta, and a window's
-// entries per thread (taken as one round's arcs: a hub window can hold far more than the average).
+// What renumbering adds to the build: the two local maps, every vertex's delta, and per thread a
+// window's entries (taken as four times the average window's: hubs crowd some) and offsets.
 inline double window_order_build_bytes(double vertices, double tuples, int ranks, double id_bytes, int threads) {
   const double n_local = vertices / ranks + 64, m_local = tuples / ranks + 1;
-  const double window = 2 * m_local < 2.0 * exchange::kBuildRound ? 2 * m_local : 2.0 * exchange::kBuildRound;
-  return 2 * 2 * n_local + 2 * vertices + threads * id_bytes * window;
+  const double window = static_cast<double>(WindowOrder::kWindow);
+  const double entries = std::min(2 * m_local, 4 * 2 * m_local * window / n_local);
+  return 2 * 2 * n_local + 2 * vertices + threads * (id_bytes * entries + 8 * (window + 1));
 }
 
 }  // namespace g500
