@@ -12,8 +12,8 @@
 #include "core/big_vector.hpp"
 #include "core/types.hpp"
 #include "exchange/rounds.hpp"
-#include "graph/window_order.hpp"
 #include "graph/edge_source.hpp"
+#include "graph/window_order.hpp"
 #include "mpi/comm.hpp"
 #include "partition/partition_1d.hpp"
 

@@ -9,13 +9,11 @@
 //     whole block);
 //   - a search can write each parent straight at its vertex's original place, which lies in the
 //     same window, in cache (256 KB of parents): a sort of the whole block would scatter those
-//     writes over the block
-//     (a pass that gathers them back cost 13 ms a search at SCALE 22), and a pass over the
-//     parents at the end, even window by window, costs 3 ms of memory traffic.
+//     writes over the block (a pass that gathers them back cost 13 ms a search at SCALE 22), and
+//     a pass over the parents at the end, even window by window, costs 3 ms of memory traffic.
 // The maps are deltas (new position - old position and back), 2 bytes a vertex.
 #include <cstdint>
 #include <span>
-#include <vector>
 
 #include "core/big_vector.hpp"
 #include "core/types.hpp"
@@ -29,7 +27,6 @@ struct WindowOrder {
   big_vector<std::int16_t> to_new;  // by old local index: new index - old index
   big_vector<std::int16_t> to_old;  // by new local index: old index - new index
 
-  bool empty() const { return to_new.empty(); }
   local_t new_of(local_t old) const { return old + to_new[old]; }
   local_t old_of(local_t now) const { return now + to_old[now]; }
 };

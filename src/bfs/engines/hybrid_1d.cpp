@@ -25,11 +25,11 @@ std::int64_t hybrid_1d_memory_bytes(const GraphShape& shape, const BfsOptions& o
   // rows by neighbour degree: a code per vertex (all N, and the local ones), keys and scratch of a long row
   bytes += shape.vertices + n_local + 2 * 8 * std::min(2 * m_local, static_cast<double>(exchange::kBuildRound));
   bytes += 3 * n_local / 8 + shape.vertices / 8 + shape.vertices / 512;  // bitmaps, gathered frontier, summary
-  bytes += 3 * 8 * n_local;  // frontier queues (and the parents a top-down step found, with the degree order)
+  bytes += 2 * 8 * n_local;                                 // frontier queues
   bytes += id * n_local;                                    // first neighbours
   if (options.bottom_up.degree_order) {
     bytes += window_order_build_bytes(shape.vertices, shape.tuples, shape.ranks, id, omp_get_max_threads());
-    bytes += id * n_local;  // first neighbours in original ids
+    bytes += (id + 8) * n_local;  // first neighbours in original ids; the parents a top-down step found
   }
   // top-down offers (buckets, sent, received): one round, plus room for a hub's row that ends it
   bytes += 3 * 2 * id * std::min(2 * m_local, 2.0 * exchange::kTopDownRound);
