@@ -66,8 +66,8 @@ Csr1D<Column> build_csr_1d(const EdgeSource& source, const Partition1D& part, co
     throw std::logic_error("build_csr_1d: renumbering needs rows by neighbour degree");
   }
   rows::Rows<Column> placed = rows::place_arcs<Column>(
-      source, comm, round, part.local_count(), [&](vertex_t row, vertex_t) { return part.owner(row); },
-      [&](vertex_t row) { return part.to_local(row); });
+      source, comm, round, part.local_count(), part.num_vertices(), [&](vertex_t row, vertex_t) { return part.owner(row); },
+      [&](int rank) { return part.begin_of(rank); });
   Csr1D<Column> csr{part, std::move(placed.offsets), std::move(placed.columns)};
   if (renumber) {
     // By arc count (duplicates still in): the same order for any rank or thread count.

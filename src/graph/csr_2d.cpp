@@ -47,10 +47,9 @@ Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, co
                            const mpi::Comm& row_comm, const mpi::Comm& col_comm, bool sort_vertices,
                            std::int64_t round) {
   const Partition1D& part = grid.part();
-  const vertex_t col_begin = grid.col_begin(grid.col());
   rows::Rows<Column> placed = rows::place_arcs<Column>(
-      source, comm, round, grid.col_count(grid.col()), [&](vertex_t u, vertex_t v) { return grid.storing_rank(u, v); },
-      [&](vertex_t u) { return static_cast<local_t>(u - col_begin); });
+      source, comm, round, grid.col_count(grid.col()), part.num_vertices(), [&](vertex_t u, vertex_t v) { return grid.storing_rank(u, v); },
+      [&](int rank) { return grid.col_begin(rank / grid.grid().rows); });
   Csr2D<Column> csr{std::move(placed.offsets), std::move(placed.columns), {}, {}, {}};
   rows::sort_rows_by_id(csr.offsets, csr.columns);
   csr.degree = block_degrees(csr, grid, col_comm);

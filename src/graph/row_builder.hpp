@@ -2,7 +2,8 @@
 // Kernel 1's building blocks, for any layout of rows: arcs routed to the rank that stores their row
 // (two passes over the edge source: counts, then the arcs themselves), rows sorted and cleared of
 // duplicates, rows slid together. A layout supplies where an arc goes (dest_of(row, to): a rank)
-// and which local row a global row id is (row_index(row)).
+// and the global id of each rank's first row (row_base(rank)): the rows a rank holds are
+// consecutive ids.
 #include <omp.h>
 
 #include <algorithm>
@@ -10,12 +11,14 @@
 #include <cstring>
 #include <span>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/big_vector.hpp"
 #include "core/key_sort.hpp"
 #include "core/types.hpp"
 #include "graph/arc_routing.hpp"
+#include "graph/edge_source.hpp"
 #include "mpi/comm.hpp"
 
 namespace g500::rows {
@@ -43,6 +46,9 @@ class RowBlocks {
     while ((rows >> shift_) > 4096) ++shift_;  // at most ~4096 blocks of >= 8192 rows
     blocks_ = static_cast<int>((rows >> shift_) + 1);
   }
+  // Blocks of exactly 2^shift rows.
+  RowBlocks(const RowIndex& row_index, local_t rows, int shift)
+      : row_index_(row_index), shift_(shift), blocks_(static_cast<int>((rows >> shift) + 1)) {}
 
   template <class Visit>
   void for_each_block(std::span<const Item> items, Visit&& visit) {
@@ -107,17 +113,157 @@ struct Rows {
   big_vector<Column> columns;
 };
 
-// Passes 1 and 2: every arc (row, to) of the source in its row at rank dest_of(row, to), rows
-// unsorted, duplicates still in. Collective.
-template <class Column, class DestOf, class RowIndex>
-Rows<Column> place_arcs(const EdgeSource& source, const mpi::Comm& comm, std::int64_t round, local_t n_rows,
-                        DestOf&& dest_of, const RowIndex& row_index) {
+// Rows of 2^kMaxTagBits at most per block of place_by_block: a block's entries (~32 per row at the
+// Graph500 edge factor) then sit in L2 while they are sorted into their rows.
+inline constexpr int kMaxTagBits = 10;
+// Below 2^kMinTagBits rows per block, a round brings too few arcs per block for the appends to
+// fill cache lines, and place_by_row does as well.
+inline constexpr int kMinTagBits = 8;
+// place_by_block's first pass keeps a counter per block of every rank on each thread.
+inline constexpr std::int64_t kMaxCountedBlocks = std::int64_t{1} << 20;
+// Entries of a block that place_by_block sorts through scratch (per thread); bigger ones in place.
+inline constexpr edge_count_t kBlockScratch = edge_count_t{1} << 18;
+
+// Where each rank's blocks of 2^tag_bits rows start when every rank's are laid end to end (and,
+// last, their total). Collective.
+inline std::vector<std::int64_t> block_bases(const mpi::Comm& comm, local_t n_rows, int tag_bits) {
+  const std::vector<local_t> rows_of = comm.allgather(n_rows);
+  std::vector<std::int64_t> base(rows_of.size() + 1, 0);
+  for (std::size_t r = 0; r < rows_of.size(); ++r) base[r + 1] = base[r] + (rows_of[r] >> tag_bits) + 1;
+  return base;
+}
+
+// Kernel 1's placement when a column word has room for a row's place inside a block of
+// 2^tag_bits rows above the id (32-bit columns up to SCALE 24).
+//  - Pass 1 counts the arcs of each block of rows on the sending side and sums the counts with
+//    one reduction: nothing is exchanged.
+//  - Pass 2 appends each arc, tagged, to its block's range: a few thousand write streams, each
+//    writing whole cache lines, where placing arcs at their rows' cursors writes one random cache
+//    line per arc.
+//  - Each block is then counted and sorted into its rows in cache, tags dropped.
+template <class Column, class DestOf, class RowBase>
+Rows<Column> place_by_block(const EdgeSource& source, const mpi::Comm& comm, std::int64_t round, local_t n_rows,
+                            int to_bits, int tag_bits, DestOf&& dest_of, RowBase&& row_base,
+                            const std::vector<std::int64_t>& block_base, edge_count_t scratch_limit = kBlockScratch) {
+  const int me = comm.rank();
+  const std::int64_t n_blocks_all = block_base.back();
+  const local_t n_blocks = (n_rows >> tag_bits) + 1;
+  const std::int64_t my_blocks = block_base[me];
+
+  // Pass 1: arcs per block, counted where the tuples are.
+  std::vector<std::int64_t> block_arcs(n_blocks_all, 0);
+  {
+    const int threads = omp_get_max_threads();
+    std::vector<std::vector<std::int64_t>> counts(threads);
+    scan_in_pieces(
+        source, comm, round,
+        [&](int t, std::span<const Edge> edges) {
+          std::vector<std::int64_t>& mine = counts[t];
+          if (mine.empty()) mine.assign(n_blocks_all, 0);
+          const auto count = [&](vertex_t row, vertex_t to) {
+            const int d = dest_of(row, to);
+            ++mine[block_base[d] + ((row - row_base(d)) >> tag_bits)];
+          };
+          for (const Edge& e : edges) {
+            if (e.u == e.v) continue;
+            count(e.u, e.v);
+            count(e.v, e.u);
+          }
+        },
+        [] {});
+    for (const auto& c : counts)
+      for (std::size_t b = 0; b < c.size(); ++b) block_arcs[b] += c[b];
+    comm.allreduce_inplace(std::span<std::int64_t>(block_arcs), mpi::Op::sum);
+  }
+  std::vector<edge_count_t> block_begin(n_blocks + 1, 0);
+  for (local_t b = 0; b < n_blocks; ++b) block_begin[b + 1] = block_begin[b] + block_arcs[my_blocks + b];
+
+  // Pass 2: every arc appended to its block.
+  Rows<Column> out{big_vector<edge_count_t>(n_rows + 1), big_vector<Column>(block_begin[n_blocks])};
+  const vertex_t first_row = row_base(me);
+  const auto row_index = [first_row](vertex_t row) { return static_cast<local_t>(row - first_row); };
+  const local_t tag_mask = (local_t{1} << tag_bits) - 1;
+  const Column to_mask = static_cast<Column>((Column{1} << to_bits) - 1);
+  std::vector<edge_count_t> fill(block_begin.begin(), block_begin.end() - 1);  // append cursors
+  Column* columns = out.columns.data();
+  const auto append = [&](std::span<const Arc<Column>> arcs) {
+    for (const Arc<Column>& a : arcs) {
+      const local_t r = row_index(static_cast<vertex_t>(a.row));
+      columns[fill[r >> tag_bits]++] = static_cast<Column>((static_cast<Column>(r & tag_mask) << to_bits) | a.to);
+    }
+  };
+  RowBlocks<Arc<Column>, decltype(row_index)> arcs_by_block(row_index, n_rows, tag_bits);
+  route_arcs_to<Arc<Column>>(
+      source, comm, round, "build.arcs", dest_of,
+      [](vertex_t row, vertex_t to) { return Arc<Column>{static_cast<Column>(row), static_cast<Column>(to)}; },
+      [&](std::span<const Arc<Column>> arcs) {
+        // One thread appends in arrival order: the streams' open lines stay in cache anyway.
+        if (omp_get_max_threads() == 1) append(arcs);
+        else arcs_by_block.for_each_block(arcs, append);
+      });
+
+  // Each block into its rows: its rows counted, then a counting sort through a scratch block in
+  // cache, or, for a block too big for the scratch (a hub's), in place, each entry swapped to its
+  // row's cursor until the one at hand belongs where it stands (American flag sort).
+  big_vector<edge_count_t>& offsets = out.offsets;
+#pragma omp parallel
+  {
+    std::vector<edge_count_t> cursor(std::size_t{1} << tag_bits);
+    std::vector<Column> scratch;
+#pragma omp for schedule(dynamic, 16)
+    for (local_t b = 0; b < n_blocks; ++b) {
+      const local_t first = b << tag_bits, rows = std::min(n_rows, (b + 1) << tag_bits) - first;
+      const edge_count_t begin = block_begin[b], end = block_begin[b + 1];
+      std::fill(cursor.begin(), cursor.begin() + rows, 0);
+      for (edge_count_t k = begin; k < end; ++k) ++cursor[columns[k] >> to_bits];
+      edge_count_t at = begin;
+      for (local_t r = 0; r < rows; ++r) {
+        offsets[first + r] = at;
+        at += std::exchange(cursor[r], at);
+      }
+      if (end - begin <= scratch_limit) {
+        scratch.resize(end - begin);
+        for (edge_count_t k = begin; k < end; ++k) {
+          const Column v = columns[k];
+          scratch[cursor[v >> to_bits]++ - begin] = v & to_mask;
+        }
+        std::copy(scratch.begin(), scratch.end(), columns + begin);
+        continue;
+      }
+      for (local_t r = 0; r < rows; ++r) {
+        const edge_count_t row_end = r + 1 < rows ? offsets[first + r + 1] : end;
+        edge_count_t& here = cursor[r];
+        while (here < row_end) {
+          Column v = columns[here];
+          local_t to_row = static_cast<local_t>(v >> to_bits);
+          while (to_row != r) {
+            const Column there = columns[cursor[to_row]];
+            columns[cursor[to_row]++] = v & to_mask;
+            v = there;
+            to_row = static_cast<local_t>(v >> to_bits);
+          }
+          columns[here++] = v & to_mask;
+        }
+      }
+    }
+  }
+  offsets[n_rows] = block_begin[n_blocks];
+  return out;
+}
+
+// Kernel 1's placement otherwise. Pass 1 routes each arc's row to the rank that holds it, which
+// counts its rows' arcs; pass 2 writes every arc at its row's cursor.
+template <class Column, class DestOf, class RowBase>
+Rows<Column> place_by_row(const EdgeSource& source, const mpi::Comm& comm, std::int64_t round, local_t n_rows,
+                          DestOf&& dest_of, RowBase&& row_base) {
   Rows<Column> out{big_vector<edge_count_t>(n_rows + 1, 0), {}};
   big_vector<edge_count_t>& offsets = out.offsets;
+  const vertex_t first_row = row_base(comm.rank());
+  const auto row_index = [first_row](vertex_t row) { return static_cast<local_t>(row - first_row); };
 
   // Pass 1: arcs per row.
   {
-    RowBlocks<RowOf<Column>, RowIndex> rows_seen(row_index, n_rows);
+    RowBlocks<RowOf<Column>, decltype(row_index)> rows_seen(row_index, n_rows);
     route_arcs_to<RowOf<Column>>(
         source, comm, round, "build.degree_rows", dest_of,
         [](vertex_t row, vertex_t) { return RowOf<Column>{static_cast<Column>(row)}; },
@@ -138,7 +284,7 @@ Rows<Column> place_arcs(const EdgeSource& source, const mpi::Comm& comm, std::in
   out.columns.resize(offsets[n_rows]);
   edge_count_t* cursor = offsets.data();
   Column* columns = out.columns.data();
-  RowBlocks<Arc<Column>, RowIndex> arcs_by_block(row_index, n_rows);
+  RowBlocks<Arc<Column>, decltype(row_index)> arcs_by_block(row_index, n_rows);
   route_arcs_to<Arc<Column>>(
       source, comm, round, "build.arcs", dest_of,
       [](vertex_t row, vertex_t to) { return Arc<Column>{static_cast<Column>(row), static_cast<Column>(to)}; },
@@ -150,6 +296,23 @@ Rows<Column> place_arcs(const EdgeSource& source, const mpi::Comm& comm, std::in
   for (local_t i = n_rows; i > 0; --i) offsets[i] = offsets[i - 1];
   offsets[0] = 0;
   return out;
+}
+
+// Every arc (row, to) of the source in its row at rank dest_of(row, to), rows unsorted,
+// duplicates still in; `to` < to_bound. Rank r holds the rows row_base(r), ..., of which this
+// rank's n_rows. Collective.
+template <class Column, class DestOf, class RowBase>
+Rows<Column> place_arcs(const EdgeSource& source, const mpi::Comm& comm, std::int64_t round, local_t n_rows,
+                        vertex_t to_bound, DestOf&& dest_of, RowBase&& row_base) {
+  const int to_bits = id_bits(to_bound);
+  const int tag_bits = std::min(kMaxTagBits, static_cast<int>(8 * sizeof(Column)) - to_bits);
+  if (tag_bits >= kMinTagBits) {
+    const std::vector<std::int64_t> block_base = block_bases(comm, n_rows, tag_bits);
+    if (block_base.back() <= kMaxCountedBlocks) {
+      return place_by_block<Column>(source, comm, round, n_rows, to_bits, tag_bits, dest_of, row_base, block_base);
+    }
+  }
+  return place_by_row<Column>(source, comm, round, n_rows, dest_of, row_base);
 }
 
 // Slides the rows together: row r keeps its first kept[r] entries. The room duplicates took is

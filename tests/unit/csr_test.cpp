@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "bfs/bfs_options.hpp"
 #include "core/error.hpp"
 #include "graph/csr_1d.hpp"
 #include "graph/degree_code.hpp"
+#include "graph/row_builder.hpp"
 #include "test_graphs.hpp"
 
 namespace g500 {
@@ -114,6 +117,46 @@ TYPED_TEST(Csr1DTest, RowsRenumberedWithinWindows) {
         const int d0 = degree_code(arcs[old_of_new[it[0]]]), d1 = degree_code(arcs[old_of_new[it[1]]]);
         ASSERT_TRUE(d0 > d1 || (d0 == d1 && it[0] < it[1])) << "row " << i << " round " << round;
       }
+    }
+  }
+}
+
+// Kernel 1's two placements (graph/row_builder.hpp) put every arc in its row: by row cursors, and
+// by blocks of tagged entries, each block sorted into its rows through scratch or, over the scratch
+// limit (here 0 and 64 entries), in place. Rows are compared as sorted lists, duplicates kept.
+TYPED_TEST(Csr1DTest, PlacementsPutEveryArcInItsRow) {
+  const mpi::Comm world = mpi::Comm::world();
+  const KroneckerGenerator gen(11, 16, 9);
+  const std::vector<Edge> edges = all_edges(gen);
+  const SliceSource source = source_of(edges, world);
+  const Partition1D part(gen.num_vertices(), world.size(), world.rank());
+  std::vector<std::vector<vertex_t>> expect(gen.num_vertices());
+  for (const Edge& e : edges) {
+    if (e.u == e.v) continue;
+    expect[e.u].push_back(e.v);
+    expect[e.v].push_back(e.u);
+  }
+  for (auto& row : expect) std::sort(row.begin(), row.end());
+  const auto dest_of = [&](vertex_t row, vertex_t) { return part.owner(row); };
+  const auto row_base = [&](int rank) { return part.begin_of(rank); };
+  const auto check = [&](rows::Rows<TypeParam> placed, const std::string& how) {
+    ASSERT_EQ(static_cast<local_t>(placed.offsets.size()), part.local_count() + 1) << how;
+    ASSERT_EQ(placed.offsets[part.local_count()], static_cast<edge_count_t>(placed.columns.size())) << how;
+    for (local_t i = 0; i < part.local_count(); ++i) {
+      std::vector<vertex_t> row(placed.columns.begin() + placed.offsets[i], placed.columns.begin() + placed.offsets[i + 1]);
+      std::sort(row.begin(), row.end());
+      ASSERT_EQ(row, expect[part.to_global(i)]) << how << ", row " << i;
+    }
+  };
+  const std::int64_t round = 700;
+  check(rows::place_by_row<TypeParam>(source, world, round, part.local_count(), dest_of, row_base), "by row");
+  const int to_bits = rows::id_bits(gen.num_vertices());
+  for (int tag_bits : {1, 4, 8}) {
+    const std::vector<std::int64_t> bases = rows::block_bases(world, part.local_count(), tag_bits);
+    for (edge_count_t scratch : {edge_count_t{0}, edge_count_t{64}, rows::kBlockScratch}) {
+      check(rows::place_by_block<TypeParam>(source, world, round, part.local_count(), to_bits, tag_bits, dest_of,
+                                            row_base, bases, scratch),
+            "by block, tag bits " + std::to_string(tag_bits) + ", scratch " + std::to_string(scratch));
     }
   }
 }
