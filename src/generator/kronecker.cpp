@@ -15,6 +15,12 @@ constexpr std::uint64_t threshold(double p) { return static_cast<std::uint64_t>(
 constexpr std::uint64_t kRowOne = threshold(kA + kB);
 constexpr std::uint64_t kColOneTop = threshold(kA / (kA + kB));
 constexpr std::uint64_t kColOneBottom = threshold(kC / (kC + kD));
+// The same thresholds at the top of a 64-bit word: the word's top 16 bits are >= t exactly when the
+// word is >= t << 48, whatever the bits below.
+constexpr std::uint64_t kRowOneTop = kRowOne << 48;
+constexpr std::uint64_t kColOneTopTop = kColOneTop << 48;
+constexpr std::uint64_t kColOneStep = (kColOneBottom - kColOneTop) << 48;  // the bottom half's is higher
+static_assert(kColOneBottom > kColOneTop);
 
 // One level's row and column bits from 32 random bits (row draw above, column draw below),
 // appended to u and v.
@@ -61,13 +67,18 @@ void KroneckerGenerator::edges(std::int64_t first, std::span<Edge> out) const {
   for (std::int64_t b = 0; b < blocks; ++b) {
     std::uint64_t s[kLanes], u[kLanes] = {}, v[kLanes] = {};
     for (int l = 0; l < kLanes; ++l) s[l] = rng_.stream(static_cast<std::uint64_t>(first + b * kLanes + l));
-    // The same draws and thresholds as edge(i), lane by lane.
+    // The same draws and thresholds as edge(i), lane by lane, each 16-bit field compared where a
+    // shift left puts it, at the top of the word (no shift right, no mask), and both levels' bits
+    // added at once (2^25 tuples on one thread: 0.20 s against 0.24 s per level apart).
     for (int level = 0; level + 1 < scale_; level += 2) {
 #pragma omp simd
       for (int l = 0; l < kLanes; ++l) {
         const std::uint64_t r = CounterRng::at(s[l], static_cast<std::uint64_t>(level / 2));
-        descend(r >> 32, u[l], v[l]);
-        descend(r, u[l], v[l]);
+        const std::uint64_t row_a = r >= kRowOneTop, row_b = (r << 32) >= kRowOneTop;
+        const std::uint64_t col_a = (r << 16) >= kColOneTopTop + ((0 - row_a) & kColOneStep);
+        const std::uint64_t col_b = (r << 48) >= kColOneTopTop + ((0 - row_b) & kColOneStep);
+        u[l] = (u[l] << 2) | (row_a << 1) | row_b;
+        v[l] = (v[l] << 2) | (col_a << 1) | col_b;
       }
     }
     if (scale_ % 2) {

@@ -112,10 +112,18 @@ TEST(Generator, SliceDoesNotDependOnThreadCount) {
 }
 
 // The batch maker gives exactly edge(i), from any start, for any length (partial blocks of eight
-// too), at any thread count, and the Kronecker source reads the same tuples as the slice holds.
+// too), at any thread count, odd SCALE (a level on its own last) or even, and the Kronecker source
+// reads the same tuples as the slice holds.
 TEST(Generator, BatchesEqualSingleEdges) {
   const KroneckerGenerator g(13, 4, 9);
   const int saved = omp_get_max_threads();
+  const KroneckerGenerator even(14, 2, 9);
+  std::vector<Edge> batch(5000);
+  even.edges(3, batch);
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    ASSERT_EQ(batch[i].u, even.edge(3 + static_cast<std::int64_t>(i)).u) << i;
+    ASSERT_EQ(batch[i].v, even.edge(3 + static_cast<std::int64_t>(i)).v) << i;
+  }
   for (int threads : {1, 3}) {
     omp_set_num_threads(threads);
     for (std::int64_t first : {std::int64_t{0}, std::int64_t{5}, std::int64_t{777}}) {
