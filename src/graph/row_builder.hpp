@@ -339,7 +339,9 @@ void close_up_rows(big_vector<edge_count_t>& offsets, big_vector<Column>& column
 template <class Column, class Key, class KeyOf, class EntryOf, class Prefetch = void (*)(Column)>
 void sort_rows_by_key(big_vector<edge_count_t>& offsets, big_vector<Column>& columns, KeyOf&& key_of,
                       EntryOf&& entry_of, Prefetch&& prefetch = [](Column) {}) {
-  constexpr edge_count_t kAhead = 32;
+  // Far ahead: the table is N entries, past L2, and 32 ahead left the loop waiting on half its reads
+  // (S22 2x1: the whole sort 0.52 s against 0.62 s).
+  constexpr edge_count_t kAhead = 128;
   const local_t n_rows = static_cast<local_t>(offsets.size()) - 1;
   const edge_count_t n_entries = offsets[n_rows];
   std::vector<edge_count_t> kept(n_rows);
@@ -355,11 +357,12 @@ void sort_rows_by_key(big_vector<edge_count_t>& offsets, big_vector<Column>& col
       }
       if constexpr (std::is_integral_v<Key>) sort_keys(keyed);
       else std::sort(keyed.begin(), keyed.end());
+      // Without a branch: copies of one neighbour are common, and at random.
       Column* out = columns.data() + offsets[i];
       edge_count_t len = 0;
       for (std::size_t k = 0; k < keyed.size(); ++k) {
-        if (k > 0 && keyed[k] == keyed[k - 1]) continue;
-        out[len++] = entry_of(keyed[k]);
+        out[len] = entry_of(keyed[k]);
+        len += k == 0 || !(keyed[k] == keyed[k - 1]);
       }
       kept[i] = len;
     }
