@@ -26,32 +26,39 @@ void route_arcs_to(const EdgeSource& source, const mpi::Comm& comm, std::int64_t
   constexpr bool weighted = std::is_invocable_v<MakeItem, vertex_t, vertex_t, float>;
   exchange::OwnerBuckets<Item> outgoing(comm.size(), omp_get_max_threads(), name);
   std::vector<Item> arrived;
-  const auto visit = [&](std::int64_t, std::span<const Edge> edges, std::span<const float> weights) {
-    const std::int64_t n = static_cast<std::int64_t>(edges.size());
-#pragma omp parallel
-    {
-      const int t = omp_get_thread_num();
-#pragma omp for schedule(static)
-      for (std::int64_t i = 0; i < n; ++i) {
-        const Edge e = edges[i];
-        if (e.u == e.v) continue;
-        if constexpr (weighted) {
+  if constexpr (weighted) {
+    const auto visit = [&](std::int64_t, std::span<const Edge> edges, std::span<const float> weights) {
+      const std::int64_t n = static_cast<std::int64_t>(edges.size());
+  #pragma omp parallel
+      {
+        const int t = omp_get_thread_num();
+  #pragma omp for schedule(static)
+        for (std::int64_t i = 0; i < n; ++i) {
+          const Edge e = edges[i];
+          if (e.u == e.v) continue;
           outgoing.push(t, dest_of(e.u, e.v), make_item(e.u, e.v, weights[i]));
           outgoing.push(t, dest_of(e.v, e.u), make_item(e.v, e.u, weights[i]));
-        } else {
-          outgoing.push(t, dest_of(e.u, e.v), make_item(e.u, e.v));
-          outgoing.push(t, dest_of(e.v, e.u), make_item(e.v, e.u));
         }
       }
-    }
-    outgoing.exchange(comm, arrived);
-    deliver(std::span<const Item>(arrived));
-  };
-  if constexpr (weighted) {
+      outgoing.exchange(comm, arrived);
+      deliver(std::span<const Item>(arrived));
+    };
     for_each_weighted_round(source, comm, round, visit);
   } else {
-    for_each_round(source, comm, round,
-                   [&](std::int64_t first, std::span<const Edge> edges) { visit(first, edges, {}); });
+    // Each piece pushed while it is still in cache, where the thread made it.
+    scan_in_pieces(
+        source, comm, round,
+        [&](int t, std::span<const Edge> edges) {
+          for (const Edge& e : edges) {
+            if (e.u == e.v) continue;
+            outgoing.push(t, dest_of(e.u, e.v), make_item(e.u, e.v));
+            outgoing.push(t, dest_of(e.v, e.u), make_item(e.v, e.u));
+          }
+        },
+        [&] {
+          outgoing.exchange(comm, arrived);
+          deliver(std::span<const Item>(arrived));
+        });
   }
 }
 

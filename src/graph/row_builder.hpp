@@ -192,14 +192,41 @@ Rows<Column> place_by_block(const EdgeSource& source, const mpi::Comm& comm, std
       columns[fill[r >> tag_bits]++] = static_cast<Column>((static_cast<Column>(r & tag_mask) << to_bits) | a.to);
     }
   };
-  RowBlocks<Arc<Column>, decltype(row_index)> arcs_by_block(row_index, n_rows, tag_bits);
+  // Several threads: each counts its share of a round's arcs per block, takes a run of each block's
+  // range for them, and appends there (no copy grouping them by block first).
+  std::vector<edge_count_t> runs;  // by thread, then block: where the thread's run starts
+  const auto append_in_parallel = [&](std::span<const Arc<Column>> arcs) {
+    const int threads = omp_get_max_threads();
+    const std::int64_t n = static_cast<std::int64_t>(arcs.size());
+    runs.assign(static_cast<std::size_t>(threads) * n_blocks, 0);
+#pragma omp parallel num_threads(threads)
+    {
+      const int t = omp_get_thread_num(), team = omp_get_num_threads();
+      const std::int64_t first = n * t / team, last = n * (t + 1) / team;
+      edge_count_t* mine = runs.data() + static_cast<std::size_t>(t) * n_blocks;
+      for (std::int64_t i = first; i < last; ++i) ++mine[row_index(static_cast<vertex_t>(arcs[i].row)) >> tag_bits];
+#pragma omp barrier
+#pragma omp for schedule(static)
+      for (local_t b = 0; b < n_blocks; ++b) {
+        for (int u = 0; u < team; ++u) {
+          edge_count_t& run = runs[static_cast<std::size_t>(u) * n_blocks + b];
+          fill[b] += std::exchange(run, fill[b]);
+        }
+      }
+      for (std::int64_t i = first; i < last; ++i) {
+        const Arc<Column>& a = arcs[i];
+        const local_t r = row_index(static_cast<vertex_t>(a.row));
+        columns[mine[r >> tag_bits]++] = static_cast<Column>((static_cast<Column>(r & tag_mask) << to_bits) | a.to);
+      }
+    }
+  };
   route_arcs_to<Arc<Column>>(
       source, comm, round, "build.arcs", dest_of,
       [](vertex_t row, vertex_t to) { return Arc<Column>{static_cast<Column>(row), static_cast<Column>(to)}; },
       [&](std::span<const Arc<Column>> arcs) {
         // One thread appends in arrival order: the streams' open lines stay in cache anyway.
         if (omp_get_max_threads() == 1) append(arcs);
-        else arcs_by_block.for_each_block(arcs, append);
+        else append_in_parallel(arcs);
       });
 
   // Each block into its rows: its rows counted, then a counting sort through a scratch block in
