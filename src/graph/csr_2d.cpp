@@ -14,11 +14,13 @@ namespace {
 // Each vertex's degree, summed over the processor column: every rank of the column holds the row
 // lengths of all of V_j (its own entries), and rank i of the column gets the sums for its block.
 template <class Column>
-big_vector<Column> block_degrees(const Csr2D<Column>& csr, const Partition2D& grid, const mpi::Comm& col_comm) {
+big_vector<Column> block_degrees(const big_vector<edge_count_t>& offsets, const Partition2D& grid,
+                                 const mpi::Comm& col_comm) {
   const Partition1D& part = grid.part();
-  std::vector<Column> lengths(csr.rows());  // a degree is below N, so it fits a stored id
+  const local_t rows = static_cast<local_t>(offsets.size()) - 1;
+  std::vector<Column> lengths(rows);  // a degree is below N, so it fits a stored id
 #pragma omp parallel for schedule(static)
-  for (local_t u = 0; u < csr.rows(); ++u) lengths[u] = static_cast<Column>(csr.row_length(u));
+  for (local_t u = 0; u < rows; ++u) lengths[u] = static_cast<Column>(offsets[u + 1] - offsets[u]);
   std::vector<int> counts(grid.grid().rows);
   for (int i = 0; i < grid.grid().rows; ++i) {
     counts[i] = static_cast<int>(part.count_of(grid.col() * grid.grid().rows + i));
@@ -50,9 +52,10 @@ Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, co
   rows::Rows<Column> placed = rows::place_arcs<Column>(
       source, comm, round, grid.col_count(grid.col()), part.num_vertices(), [&](vertex_t u, vertex_t v) { return grid.storing_rank(u, v); },
       [&](int rank) { return grid.col_begin(rank / grid.grid().rows); });
-  Csr2D<Column> csr{std::move(placed.offsets), std::move(placed.columns), {}, {}, {}};
-  rows::sort_rows_by_id(csr.offsets, csr.columns);
-  csr.degree = block_degrees(csr, grid, col_comm);
+  big_vector<edge_count_t>& offsets = placed.offsets;  // wide while kernel 1 moves rows
+  Csr2D<Column> csr{{}, std::move(placed.columns), {}, {}, {}};
+  rows::sort_rows_by_id(offsets, csr.columns);
+  csr.degree = block_degrees<Column>(offsets, grid, col_comm);
 
   // Entries become W positions. Global ids rise with the column, and so with the W position,
   // block by block, so rows stay in order unless the blocks are sorted.
@@ -68,7 +71,7 @@ Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, co
     row_comm.allgatherv<Column>({csr.local_to_sorted.data(), csr.local_to_sorted.size()}, w_sorted.data(), counts,
                                 displs);
   }
-  const std::int64_t entries = static_cast<std::int64_t>(csr.local_entries());
+  const std::int64_t entries = static_cast<std::int64_t>(offsets.back());
 #pragma omp parallel for schedule(static)
   for (std::int64_t k = 0; k < entries; ++k) {
     const vertex_t v = static_cast<vertex_t>(csr.columns[k]);
@@ -78,8 +81,9 @@ Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, co
   }
   if (sort_vertices) {
     std::vector<Column>().swap(w_sorted);
-    rows::sort_rows_by_id(csr.offsets, csr.columns);
+    rows::sort_rows_by_id(offsets, csr.columns);
   }
+  csr.offsets = RowOffsets(std::move(offsets));
   return csr;
 }
 

@@ -12,6 +12,7 @@
 #include "core/types.hpp"
 #include "exchange/rounds.hpp"
 #include "graph/edge_source.hpp"
+#include "graph/row_offsets.hpp"
 #include "mpi/comm.hpp"
 #include "partition/process_grid.hpp"
 
@@ -19,7 +20,7 @@ namespace g500 {
 
 template <class Column>
 struct Csr2D {
-  big_vector<edge_count_t> offsets;  // one row per vertex of V_j, + 1
+  RowOffsets offsets;                // one row per vertex of V_j, + 1
   big_vector<Column> columns;        // W positions
   big_vector<Column> degree;         // of each vertex of this rank's 1D block, by local index
   // With vertex sorting, this block's vertices by decreasing degree (ties by index): sorted index

@@ -32,10 +32,11 @@ std::int64_t estimate_graph_bytes(double n, double m, int num_ranks, const BfsOp
                                   const KernelChoice& kernels) {
   const double n_local = n / num_ranks + 64, m_local = m / num_ranks + 1;
   const double build_round = static_cast<double>(exchange::kBuildRound);
+  const double root_scan_round = static_cast<double>(exchange::kRootScanRound);
   const double validation_round = static_cast<double>(exchange::kValidationRound);
   // No edge list is kept: each stage reads rounds of tuples again (one round buffer at a time).
   double bytes = 16 * std::min(m_local, build_round);                                   // a round of tuples
-  bytes += 8 * n_local + n_local / 8 + 3 * 8 * std::min(2 * m_local, build_round);      // parents, roots scan
+  bytes += 8 * n_local + n_local / 8 + 3 * 8 * std::min(2 * m_local, root_scan_round);  // parents, roots scan
   // BFS validation: every vertex's level and parent fingerprint on every rank (2 bytes each, for
   // trees of up to 254 levels), bitmaps, and tree-edge candidates (buckets, sent, received)
   bytes += 2 * n + n / 8 + 3 * n_local / 8 + 3 * 2 * 8 * std::min(m_local, validation_round);

@@ -21,7 +21,7 @@ Bitmap connected_vertices(const EdgeSource& source, const Partition1D& part, con
   struct Endpoint {
     vertex_t row;
   };
-  route_arcs<Endpoint>(source, part, comm, exchange::kBuildRound, "roots.endpoints",
+  route_arcs<Endpoint>(source, part, comm, exchange::kRootScanRound, "roots.endpoints",
                        [](vertex_t row, vertex_t) { return Endpoint{row}; },
                        [&](std::span<const Endpoint> ends) {
                          const std::int64_t n = static_cast<std::int64_t>(ends.size());

@@ -10,6 +10,7 @@
 #include "graph/csr_1d.hpp"
 #include "graph/degree_code.hpp"
 #include "graph/row_builder.hpp"
+#include "graph/row_offsets.hpp"
 #include "test_graphs.hpp"
 
 namespace g500 {
@@ -168,6 +169,20 @@ TEST(Csr1DIds, ThirtyTwoBitsHoldUpTo2To32Vertices) {
   EXPECT_FALSE(use_32_bit_ids(IdWidth::automatic, vertex_t{1} << 33));
   EXPECT_FALSE(use_32_bit_ids(IdWidth::bits64, vertex_t{1} << 20));
   EXPECT_THROW(use_32_bit_ids(IdWidth::bits32, vertex_t{1} << 33), UserError);
+}
+
+// 32-bit while the last offset fits, 64-bit past it; the same values either way.
+TEST(RowOffsetsTest, NarrowWhileTheEntriesFit) {
+  const std::vector<edge_count_t> fits = {0, 3, 3, (edge_count_t{1} << 32) - 1};
+  const std::vector<edge_count_t> wide = {0, 3, (edge_count_t{1} << 32) - 1, edge_count_t{1} << 32};
+  for (const std::vector<edge_count_t>& values : {fits, wide}) {
+    const RowOffsets offsets(big_vector<edge_count_t>(values.begin(), values.end()));
+    ASSERT_EQ(offsets.size(), values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) EXPECT_EQ(offsets[i], values[i]);
+    EXPECT_EQ(offsets.back(), values.back());
+  }
+  EXPECT_TRUE(RowOffsets(big_vector<edge_count_t>(fits.begin(), fits.end())).narrow());
+  EXPECT_FALSE(RowOffsets(big_vector<edge_count_t>(wide.begin(), wide.end())).narrow());
 }
 
 }  // namespace

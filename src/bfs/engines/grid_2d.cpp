@@ -310,6 +310,10 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
   std::vector<word_t> done(visited_local_.data(), visited_local_.data() + visited_local_.num_words()), incoming;
   StepCounts claimed;  // vertices of this block given a parent
   for (auto& pairs : found_) pairs.value.clear();
+  local_t largest_block = 0;
+  for (int k = 0; k < g.rows; ++k) largest_block = std::max<local_t>(largest_block, part_.count_of(first_block + k));
+  const int v_bits = rows::id_bits(largest_block), p_bits = rows::id_bits(part_.num_vertices());
+  const bool one_word = v_bits + p_bits <= 64;
   const auto in_frontier = [&](Column w) { return row_frontier_.test(static_cast<std::int64_t>(w)); };
   for (int s = 0; s < g.rows; ++s) {
     const int k = (i + s) % g.rows, block = first_block + k;
@@ -360,8 +364,14 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
             ++found_here.discovered;
             found_here.discovered_edges += csr_.degree[v];
           } else {
-            found_[static_cast<std::size_t>(t) * g.rows + k].value.push_back(
-                {w_to_global_[parent], static_cast<Column>(v)});
+            std::vector<std::uint64_t>& out = found_[static_cast<std::size_t>(t) * g.rows + k].value;
+            const std::uint64_t parent_id = w_to_global_[parent];
+            if (one_word) {
+              out.push_back((parent_id << v_bits) | static_cast<std::uint64_t>(v));
+            } else {
+              out.push_back(parent_id);
+              out.push_back(static_cast<std::uint64_t>(v));
+            }
           }
         }
         done[w] |= newly;
@@ -391,24 +401,19 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
   // the indices rise (the fold format's delta when u repeats).
   exchanging.restart();
   Slot& x = slots_[0];
+  // Each thread's run sorted where it lies (no gathered copy): a hub's children then come in a run
+  // or two per thread.
   parents_out_.clear();
-  local_t largest_block = 0;
-  for (int k = 0; k < g.rows; ++k) largest_block = std::max<local_t>(largest_block, part_.count_of(first_block + k));
-  const int v_bits = rows::id_bits(largest_block), p_bits = rows::id_bits(part_.num_vertices());
+  const std::uint64_t v_mask = (std::uint64_t{1} << v_bits) - 1;
   for (int k = 0; k < g.rows; ++k) {
-    keys_.clear();
     for (std::size_t t = 0; t < found_.size() / g.rows; ++t) {
-      for (const Found& f : found_[t * g.rows + k].value) {
-        keys_.push_back((static_cast<std::uint64_t>(f.parent) << v_bits) | static_cast<std::uint64_t>(f.vertex));
+      std::vector<std::uint64_t>& pairs = found_[t * g.rows + k].value;
+      if (one_word) {
+        sort_keys(pairs);
+        for (const std::uint64_t key : pairs) parents_out_.add(0, k, key >> v_bits, key & v_mask);
+      } else {  // ids too wide for one word: unsorted, each pair whole
+        for (std::size_t p = 0; p < pairs.size(); p += 2) parents_out_.add(0, k, pairs[p], pairs[p + 1]);
       }
-    }
-    if (v_bits + p_bits <= 64) {
-      sort_keys(keys_);
-      const std::uint64_t v_mask = (std::uint64_t{1} << v_bits) - 1;
-      for (const std::uint64_t key : keys_) parents_out_.add(0, k, key >> v_bits, key & v_mask);
-    } else {  // ids too wide for one word: unsorted, each pair whole
-      for (std::size_t t = 0; t < found_.size() / g.rows; ++t)
-        for (const Found& f : found_[t * g.rows + k].value) parents_out_.add(0, k, f.parent, f.vertex);
     }
   }
   parents_out_.finish(0);

@@ -72,12 +72,10 @@ class Grid2D : public BfsEngine {
   exchange::SliceGather row_gather_;     // bottom-up: this block's frontier (sorted) to the row
   exchange::PacketBuckets fold_out_;     // top-down: (u, v) to the row, by column
   exchange::PacketBuckets parents_out_;  // bottom-up: (parent, vertex) to the column, by row
-  struct Found {
-    Column parent;  // global id
-    Column vertex;  // index in the owner's block
-  };
-  std::vector<Padded<std::vector<Found>>> found_;  // bottom-up, [thread * R + row]: parents for that row's block
-  std::vector<std::uint64_t> keys_;  // ... sorted by parent, then vertex
+  // Bottom-up, [thread * R + row]: the parents found for that row's block, each pair (parent's
+  // global id, vertex's index in the block) one key, the parent above, when both fit a word (sorted
+  // in place before they go), else two words.
+  std::vector<Padded<std::vector<std::uint64_t>>> found_;
 
   Csr2D<Column> csr_;
   edge_count_t global_entries_ = 0;
