@@ -49,6 +49,23 @@ class LevelProfiler {
     if (profile_) steps_[name] += s;
   }
 
+  // Work of the search after its last level (hybrid-2d sends the parents its bottom-up steps found
+  // for other ranks once, at the end): its time, as exchange, and its traffic are counted in the
+  // last level's record, so the levels still add up to the search.
+  template <class Work>
+  void after_last_level(Work&& work) {
+    const Timer timer;
+    const mpi::TrafficSnapshot start = profile_ ? mpi::traffic().snapshot() : mpi::TrafficSnapshot{};
+    work();
+    if (profile_ && !profile_->empty()) {
+      LevelRecord& last = profile_->back();
+      const double s = timer.seconds();
+      last.seconds += s;
+      last.phases.exchange += s;
+      last.traffic.add(mpi::traffic().snapshot().since(start));
+    }
+  }
+
   // Collective: the step's counts summed over ranks; records the level when profiling.
   StepCounts end_level(int level, Direction direction, std::int64_t frontier_vertices, std::int64_t frontier_edges,
                        const StepCounts& local) {

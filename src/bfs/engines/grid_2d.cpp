@@ -67,6 +67,7 @@ std::int64_t grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
   bytes += 3 * n_local / 8 + n_col / 8 + n_row / 8;  // visited (two orders), next; column and row frontiers
   bytes += id * n_row + n_row;                      // hybrid: the vertex and degree code of each W position
   bytes += n_col / 8;                               // hybrid: empty rows
+  bytes += 8 * n_local * (grid.rows - 1);           // hybrid: parents found for the column's other blocks
   bytes += 2 * 2 * 20.0 * static_cast<double>(exchange::kTopDownRound);  // fold: two slots, sent and received
   return static_cast<std::int64_t>(std::min(bytes, 9.0e18));
 }
@@ -104,6 +105,10 @@ void Grid2D<Column>::build(const EdgeSource& source) {
   if (direction_optimizing_) next_sorted_ = Bitmap(n_local);
   column_frontier_ = Bitmap(grid_.col_count(grid_.col()));
   if (direction_optimizing_) build_bottom_up_tables();
+  local_t largest_block = 0;
+  for (int r = 0; r < comm_.size(); ++r) largest_block = std::max<local_t>(largest_block, part_.count_of(r));
+  found_vertex_bits_ = rows::id_bits(largest_block);
+  found_one_word_ = found_vertex_bits_ + rows::id_bits(part_.num_vertices()) <= 64;
 }
 
 template <class Column>
@@ -309,11 +314,8 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
   const vertex_t col_begin = grid_.col_begin(grid_.col());
   std::vector<word_t> done(visited_local_.data(), visited_local_.data() + visited_local_.num_words()), incoming;
   StepCounts claimed;  // vertices of this block given a parent
-  for (auto& pairs : found_) pairs.value.clear();
-  local_t largest_block = 0;
-  for (int k = 0; k < g.rows; ++k) largest_block = std::max<local_t>(largest_block, part_.count_of(first_block + k));
-  const int v_bits = rows::id_bits(largest_block), p_bits = rows::id_bits(part_.num_vertices());
-  const bool one_word = v_bits + p_bits <= 64;
+  const int v_bits = found_vertex_bits_;
+  const bool one_word = found_one_word_;
   const auto in_frontier = [&](Column w) { return row_frontier_.test(static_cast<std::int64_t>(w)); };
   for (int s = 0; s < g.rows; ++s) {
     const int k = (i + s) % g.rows, block = first_block + k;
@@ -383,7 +385,7 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
       step.add_atomic(mine);
       claimed.add_atomic(found_here);
     }
-    if (s + 1 < g.rows) {
+    if (g.rows > 1) {  // after the last sub-step, the bitmap goes home: to its block's owner
       const Timer passing;
       const int next_block = first_block + (k + 1) % g.rows;
       incoming.assign(part_.first_word(next_block + 1) - part_.first_word(next_block), 0);
@@ -396,44 +398,76 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
       exchange_seconds += passing.seconds();
     }
   }
-  // Parents to the owners, within the column, as fold packets of (parent, index in the block),
-  // sorted by parent: a hub's children then cost a byte or two each, since the parent repeats and
-  // the indices rise (the fold format's delta when u repeats).
-  exchanging.restart();
+  // This block's vertices that the column's other ranks found, from the bitmap come home; their
+  // parents follow at the end of the search (send_found_parents).
+  if (g.rows > 1) {
+    const std::int64_t words = static_cast<std::int64_t>(done.size());
+    word_t* const visited_local = visited_local_.data();
+    word_t* const next = next_.data();
+#pragma omp parallel
+    {
+      StepCounts theirs;
+#pragma omp for schedule(static)
+      for (std::int64_t w = 0; w < words; ++w) {
+        const word_t newly = done[w] & ~visited_local[w];
+        if (!newly) continue;
+        visited_local[w] |= newly;
+        next[w] |= newly;
+        theirs.discovered += __builtin_popcountll(newly);
+        for (word_t bits = newly; bits; bits &= bits - 1) {
+          const local_t v = w * kWordBits + __builtin_ctzll(bits);
+          const local_t sorted = csr_.to_sorted(v);
+          if (one_thread_) {
+            visited_.set(sorted);
+            next_sorted_.set(sorted);
+          } else {
+            visited_.set_atomic(sorted);
+            next_sorted_.set_atomic(sorted);
+          }
+          theirs.discovered_edges += csr_.degree[v];
+        }
+      }
+      claimed.add_atomic(theirs);
+    }
+  }
+  step.discovered = claimed.discovered;
+  step.discovered_edges = claimed.discovered_edges;
+  profiler.add_exchange(exchange_seconds);
+  return step;
+}
+
+template <class Column>
+void Grid2D<Column>::send_found_parents(std::span<vertex_t> parents) {
+  // To the owners, within the column, as fold packets of (parent, index in the block), each
+  // thread's run sorted by parent where it lies: a hub's children then cost a byte or two each,
+  // since the parent repeats and the indices rise (the fold format's delta when u repeats).
+  const GridShape g = grid_.grid();
   Slot& x = slots_[0];
-  // Each thread's run sorted where it lies (no gathered copy): a hub's children then come in a run
-  // or two per thread.
   parents_out_.clear();
+  const int v_bits = found_vertex_bits_;
   const std::uint64_t v_mask = (std::uint64_t{1} << v_bits) - 1;
   for (int k = 0; k < g.rows; ++k) {
     for (std::size_t t = 0; t < found_.size() / g.rows; ++t) {
       std::vector<std::uint64_t>& pairs = found_[t * g.rows + k].value;
-      if (one_word) {
+      if (found_one_word_) {
         sort_keys(pairs);
         for (const std::uint64_t key : pairs) parents_out_.add(0, k, key >> v_bits, key & v_mask);
       } else {  // ids too wide for one word: unsorted, each pair whole
         for (std::size_t p = 0; p < pairs.size(); p += 2) parents_out_.add(0, k, pairs[p], pairs[p + 1]);
       }
+      pairs.clear();
     }
   }
   parents_out_.finish(0);
   parents_out_.assemble(x.send, x.send_counts, x.send_displs);
   x.recv_counts = col_comm_.alltoallv_into<std::uint8_t>(x.send, x.send_counts, x.recv);
   x.recv_displs = mpi::Comm::displacements(x.recv_counts);
-  exchange_seconds += exchanging.seconds();
-  std::vector<StepCounts> found(omp_get_max_threads());
+  // Each vertex came once (the ring's bitmap), and its bits are set already: only its parent.
   exchange::decode_packets(
       x.recv, x.recv_counts, x.recv_displs, compression_, sizeof(Column),
       [&](int) { return static_cast<std::uint64_t>(part_.num_vertices()); },
-      static_cast<std::uint64_t>(part_.local_count()), [&](int t, int, std::uint64_t parent, std::uint64_t v) {
-        const local_t local = static_cast<local_t>(v);
-        claim(csr_.to_sorted(local), local, static_cast<vertex_t>(parent), parents, found[t]);
-      });
-  for (const StepCounts& f : found) claimed.add_atomic(f);
-  step.discovered = claimed.discovered;
-  step.discovered_edges = claimed.discovered_edges;
-  profiler.add_exchange(exchange_seconds);
-  return step;
+      static_cast<std::uint64_t>(part_.local_count()),
+      [&](int, int, std::uint64_t parent, std::uint64_t v) { parents[static_cast<local_t>(v)] = static_cast<vertex_t>(parent); });
 }
 
 template <class Column>
@@ -457,6 +491,8 @@ void Grid2D<Column>::search(vertex_t root, std::span<vertex_t> parents, SearchPr
   DirectionPolicy policy(options_.direction, part_.num_vertices(), global_entries_);
   policy.start(comm_.allreduce<edge_count_t>(root_degree, mpi::Op::sum));
   LevelProfiler profiler(comm_, profile);
+  for (auto& pairs : found_) pairs.value.clear();
+  bool bottom_up_ran = false;
   for (int level = 0; !policy.done(); ++level) {
     profiler.begin_level();
     Direction direction = policy.choose();
@@ -471,7 +507,10 @@ void Grid2D<Column>::search(vertex_t root, std::span<vertex_t> parents, SearchPr
       step = bottom_up(policy.frontier_vertices(), parents, profiler);
     }
     policy.end_level(profiler, level, direction, step);
+    bottom_up_ran |= direction == Direction::bottom_up;
   }
+  // Every rank of the column agrees (the direction is chosen from global counts).
+  if (bottom_up_ran && grid_.grid().rows > 1) profiler.after_last_level([&] { send_found_parents(parents); });
 }
 
 template class Grid2D<std::uint32_t>;

@@ -11,8 +11,10 @@
 // Revisited: Enabling Bottom-Up Search", IPDPSW 2013): the frontier of the row's blocks is gathered
 // within the processor row; the column range's unvisited vertices are searched in R sub-steps, each
 // rank of the column taking one block's slice a sub-step and handing its bitmap of vertices already
-// given a parent to the next rank of the column, so no vertex is looked for twice; the parents found
-// go to their owners in one exchange within the column.
+// given a parent to the next rank of the column, so no vertex is looked for twice; after the last
+// sub-step each bitmap goes home, to its block's owner, which takes the vertices found for it into
+// its bitmaps; the parents found for other ranks go to their owners once, at the end of the search,
+// in one exchange within the column.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -59,6 +61,8 @@ class Grid2D : public BfsEngine {
   std::int64_t encode_piece(local_t first, local_t last, int slot, std::span<vertex_t> parents, StepCounts& counts);
   void decode_received(int slot, std::span<vertex_t> parents, StepCounts& counts);
   StepCounts bottom_up(std::int64_t frontier_vertices, std::span<vertex_t> parents, LevelProfiler& profiler);
+  // The parents this search's bottom-up steps found for the column's other blocks, to their owners.
+  void send_found_parents(std::span<vertex_t> parents);
 
   const BfsOptions& options_;
   const mpi::Comm& comm_;
@@ -72,10 +76,13 @@ class Grid2D : public BfsEngine {
   exchange::SliceGather row_gather_;     // bottom-up: this block's frontier (sorted) to the row
   exchange::PacketBuckets fold_out_;     // top-down: (u, v) to the row, by column
   exchange::PacketBuckets parents_out_;  // bottom-up: (parent, vertex) to the column, by row
-  // Bottom-up, [thread * R + row]: the parents found for that row's block, each pair (parent's
-  // global id, vertex's index in the block) one key, the parent above, when both fit a word (sorted
-  // in place before they go), else two words.
+  // Bottom-up, [thread * R + row]: the parents found for that row's block during the search, each
+  // pair (parent's global id, vertex's index in the block) one key, the parent above, when both fit
+  // a word (sorted in place before they go), else two words. Each vertex's bits reach its owner
+  // with the ring's bitmap at every level; the parents go once, at the end.
   std::vector<Padded<std::vector<std::uint64_t>>> found_;
+  int found_vertex_bits_ = 1;
+  bool found_one_word_ = true;
 
   Csr2D<Column> csr_;
   edge_count_t global_entries_ = 0;
