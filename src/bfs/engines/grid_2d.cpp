@@ -18,6 +18,11 @@
 namespace g500 {
 namespace {
 
+// Words of a bottom-up sub-step's bitmap a thread takes at a time: whole words of the summary of
+// changed words, so that no two threads write one.
+constexpr std::int64_t kScanChunk = 256;
+static_assert(kScanChunk % kWordBits == 0);
+
 // Bytes of one fold packet: small enough that a round splits into many, for the receiving threads.
 constexpr std::size_t kPacketBytes = std::size_t{1} << 14;
 
@@ -312,7 +317,11 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
   // vertices with a parent it got from rank i + 1 of the column, and hands it on to rank i - 1.
   const int i = grid_.row(), first_block = grid_.col() * g.rows;
   const vertex_t col_begin = grid_.col_begin(grid_.col());
+  // With the bitmap travels a word-level one: the words the column's other ranks changed, so that
+  // going home it carries those words only (few, once most of the graph is reached).
+  const auto summary_words = [](std::size_t words) { return (words + kWordBits - 1) / kWordBits; };
   std::vector<word_t> done(visited_local_.data(), visited_local_.data() + visited_local_.num_words()), incoming;
+  std::vector<word_t> changed(summary_words(done.size()), 0), message;
   StepCounts claimed;  // vertices of this block given a parent
   const int v_bits = found_vertex_bits_;
   const bool one_word = found_one_word_;
@@ -325,7 +334,7 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
     {
       const int t = omp_get_thread_num();
       StepCounts mine, found_here;
-#pragma omp for schedule(dynamic, 256) nowait
+#pragma omp for schedule(dynamic, kScanChunk) nowait
       for (std::int64_t w = 0; w < words; ++w) {
         // Rows come in order, and most stop at their first entry (the highest-degree one):
         // prefetch the next word's.
@@ -380,51 +389,76 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
         if (s == 0) {
           visited_local_.data()[w] |= newly;
           next_.data()[w] |= newly;
+        } else if (newly) {  // one thread owns each word of `changed` (whole chunks of 64 words)
+          changed[w / kWordBits] |= word_t{1} << (w % kWordBits);
         }
       }
       step.add_atomic(mine);
       claimed.add_atomic(found_here);
     }
-    if (g.rows > 1) {  // after the last sub-step, the bitmap goes home: to its block's owner
+    if (g.rows > 1) {
+      // To rank i - 1: the bitmap and the changed words' summary, or, after the last sub-step, home
+      // to the block's owner, the summary and the changed words.
       const Timer passing;
+      const bool home = s + 1 == g.rows;
+      message.clear();
+      if (home) {
+        message = changed;
+        for (std::size_t c = 0; c < changed.size(); ++c)
+          for (word_t bits = changed[c]; bits; bits &= bits - 1) message.push_back(done[c * kWordBits + __builtin_ctzll(bits)]);
+      } else {
+        message = done;
+        message.insert(message.end(), changed.begin(), changed.end());
+      }
       const int next_block = first_block + (k + 1) % g.rows;
-      incoming.assign(part_.first_word(next_block + 1) - part_.first_word(next_block), 0);
+      const std::size_t next_words = part_.first_word(next_block + 1) - part_.first_word(next_block);
+      incoming.assign(next_words + summary_words(next_words), 0);
       mpi::Request receive, send;
-      col_comm_.irecv_any(std::span<word_t>(incoming), receive);
-      col_comm_.isend(std::span<const word_t>(done), (i + g.rows - 1) % g.rows, 0, send);
+      col_comm_.irecv_any(std::span<word_t>(incoming), receive);  // home: as much at most
+      col_comm_.isend(std::span<const word_t>(message), (i + g.rows - 1) % g.rows, 0, send);
       receive.wait();
       send.wait();
-      done.swap(incoming);
+      if (!home) {
+        done.assign(incoming.begin(), incoming.begin() + static_cast<std::ptrdiff_t>(next_words));
+        changed.assign(incoming.begin() + static_cast<std::ptrdiff_t>(next_words), incoming.end());
+      }
       exchange_seconds += passing.seconds();
     }
   }
-  // This block's vertices that the column's other ranks found, from the bitmap come home; their
-  // parents follow at the end of the search (send_found_parents).
+  // This block's vertices that the column's other ranks found, from the changed words come home;
+  // their parents follow at the end of the search (send_found_parents).
   if (g.rows > 1) {
-    const std::int64_t words = static_cast<std::int64_t>(done.size());
+    const std::size_t summary = summary_words(visited_local_.num_words());
+    std::vector<std::int64_t> at(summary + 1, 0);  // where each summary word's changed words start
+    for (std::size_t c = 0; c < summary; ++c) at[c + 1] = at[c] + __builtin_popcountll(incoming[c]);
+    const word_t* const words_home = incoming.data() + summary;
     word_t* const visited_local = visited_local_.data();
     word_t* const next = next_.data();
 #pragma omp parallel
     {
       StepCounts theirs;
 #pragma omp for schedule(static)
-      for (std::int64_t w = 0; w < words; ++w) {
-        const word_t newly = done[w] & ~visited_local[w];
-        if (!newly) continue;
-        visited_local[w] |= newly;
-        next[w] |= newly;
-        theirs.discovered += __builtin_popcountll(newly);
-        for (word_t bits = newly; bits; bits &= bits - 1) {
-          const local_t v = w * kWordBits + __builtin_ctzll(bits);
-          const local_t sorted = csr_.to_sorted(v);
-          if (one_thread_) {
-            visited_.set(sorted);
-            next_sorted_.set(sorted);
-          } else {
-            visited_.set_atomic(sorted);
-            next_sorted_.set_atomic(sorted);
+      for (std::int64_t c = 0; c < static_cast<std::int64_t>(summary); ++c) {
+        std::int64_t j = at[c];
+        for (word_t ws = incoming[c]; ws; ws &= ws - 1) {
+          const std::int64_t w = c * kWordBits + __builtin_ctzll(ws);
+          const word_t newly = words_home[j++] & ~visited_local[w];
+          if (!newly) continue;
+          visited_local[w] |= newly;
+          next[w] |= newly;
+          theirs.discovered += __builtin_popcountll(newly);
+          for (word_t bits = newly; bits; bits &= bits - 1) {
+            const local_t v = w * kWordBits + __builtin_ctzll(bits);
+            const local_t sorted = csr_.to_sorted(v);
+            if (one_thread_) {
+              visited_.set(sorted);
+              next_sorted_.set(sorted);
+            } else {
+              visited_.set_atomic(sorted);
+              next_sorted_.set_atomic(sorted);
+            }
+            theirs.discovered_edges += csr_.degree[v];
           }
-          theirs.discovered_edges += csr_.degree[v];
         }
       }
       claimed.add_atomic(theirs);

@@ -12,9 +12,9 @@
 // within the processor row; the column range's unvisited vertices are searched in R sub-steps, each
 // rank of the column taking one block's slice a sub-step and handing its bitmap of vertices already
 // given a parent to the next rank of the column, so no vertex is looked for twice; after the last
-// sub-step each bitmap goes home, to its block's owner, which takes the vertices found for it into
-// its bitmaps; the parents found for other ranks go to their owners once, at the end of the search,
-// in one exchange within the column.
+// sub-step each bitmap's words that other ranks changed go home, to the block's owner, which takes
+// the vertices found for it into its bitmaps; the parents found for other ranks go to their owners
+// once, at the end of the search, in one exchange within the column.
 #include <cstdint>
 #include <span>
 #include <vector>
