@@ -364,16 +364,7 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
           newly |= word_t{1} << b;
           if (s == 0) {  // this rank's own block: the parent goes straight in
             parents[v] = static_cast<vertex_t>(w_to_global_[parent]);
-            const local_t sorted = csr_.to_sorted(v);
-            if (one_thread_) {
-              visited_.set(sorted);
-              next_sorted_.set(sorted);
-            } else {
-              visited_.set_atomic(sorted);
-              next_sorted_.set_atomic(sorted);
-            }
-            ++found_here.discovered;
-            found_here.discovered_edges += csr_.degree[v];
+            mark_found(v, found_here);
           } else {
             std::vector<std::uint64_t>& out = found_[static_cast<std::size_t>(t) * g.rows + k].value;
             const std::uint64_t parent_id = w_to_global_[parent];
@@ -404,8 +395,11 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
       message.clear();
       if (home) {
         message = changed;
-        for (std::size_t c = 0; c < changed.size(); ++c)
-          for (word_t bits = changed[c]; bits; bits &= bits - 1) message.push_back(done[c * kWordBits + __builtin_ctzll(bits)]);
+        for (std::size_t c = 0; c < changed.size(); ++c) {
+          for (word_t bits = changed[c]; bits; bits &= bits - 1) {
+            message.push_back(done[c * kWordBits + __builtin_ctzll(bits)]);
+          }
+        }
       } else {
         message = done;
         message.insert(message.end(), changed.begin(), changed.end());
@@ -446,19 +440,7 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
           if (!newly) continue;
           visited_local[w] |= newly;
           next[w] |= newly;
-          theirs.discovered += __builtin_popcountll(newly);
-          for (word_t bits = newly; bits; bits &= bits - 1) {
-            const local_t v = w * kWordBits + __builtin_ctzll(bits);
-            const local_t sorted = csr_.to_sorted(v);
-            if (one_thread_) {
-              visited_.set(sorted);
-              next_sorted_.set(sorted);
-            } else {
-              visited_.set_atomic(sorted);
-              next_sorted_.set_atomic(sorted);
-            }
-            theirs.discovered_edges += csr_.degree[v];
-          }
+          for (word_t bits = newly; bits; bits &= bits - 1) mark_found(w * kWordBits + __builtin_ctzll(bits), theirs);
         }
       }
       claimed.add_atomic(theirs);
@@ -501,7 +483,9 @@ void Grid2D<Column>::send_found_parents(std::span<vertex_t> parents) {
       x.recv, x.recv_counts, x.recv_displs, compression_, sizeof(Column),
       [&](int) { return static_cast<std::uint64_t>(part_.num_vertices()); },
       static_cast<std::uint64_t>(part_.local_count()),
-      [&](int, int, std::uint64_t parent, std::uint64_t v) { parents[static_cast<local_t>(v)] = static_cast<vertex_t>(parent); });
+      [&](int, int, std::uint64_t parent, std::uint64_t v) {
+        parents[static_cast<local_t>(v)] = static_cast<vertex_t>(parent);
+      });
 }
 
 template <class Column>
