@@ -29,10 +29,10 @@ void route_arcs_to(const EdgeSource& source, const mpi::Comm& comm, std::int64_t
   if constexpr (weighted) {
     const auto visit = [&](std::int64_t, std::span<const Edge> edges, std::span<const float> weights) {
       const std::int64_t n = static_cast<std::int64_t>(edges.size());
-  #pragma omp parallel
+#pragma omp parallel
       {
         const int t = omp_get_thread_num();
-  #pragma omp for schedule(static)
+#pragma omp for schedule(static)
         for (std::int64_t i = 0; i < n; ++i) {
           const Edge e = edges[i];
           if (e.u == e.v) continue;

@@ -20,8 +20,13 @@ struct [[gnu::packed]] NeighbourKey {
   std::int16_t delta;
 };
 static_assert(sizeof(NeighbourKey) == 3);
+// The record's parts; without renumbering the record is the code alone, and ids stay as they are.
 std::uint8_t code_of(const NeighbourKey& key) { return key.code; }
 std::uint8_t code_of(std::uint8_t code) { return code; }
+template <class Column>
+Column new_id_of(Column v, const NeighbourKey& key) { return static_cast<Column>(v + key.delta); }
+template <class Column>
+Column new_id_of(Column v, std::uint8_t) { return v; }
 
 // Each row sorted by its neighbours' arc counts (highest first, ties by id), duplicates dropped,
 // in one sort. Every rank first gathers every vertex's code of its count (one byte) and, with
@@ -32,7 +37,7 @@ void sort_rows_by_neighbour_degree(Csr1D<Column>& csr, const mpi::Comm& comm, co
   const Partition1D& part = csr.part;
   const local_t n_local = part.local_count();
   const int id_bits = rows::id_bits(part.num_vertices());
-  auto sort_by = [&]<class Entry>(Entry, auto&& new_id_of) {
+  auto sort_by = [&]<class Entry>(Entry) {
     std::vector<Entry> mine(n_local);
     big_vector<Entry> all(part.num_vertices());
     // Row i is old vertex order->old_of(i).
@@ -73,11 +78,8 @@ void sort_rows_by_neighbour_degree(Csr1D<Column>& csr, const mpi::Comm& comm, co
           [](const Pair& key) { return key.second; }, prefetch);
     }
   };
-  if (order) {
-    sort_by(NeighbourKey{}, [](Column v, const NeighbourKey& e) { return static_cast<Column>(v + e.delta); });
-  } else {
-    sort_by(std::uint8_t{}, [](Column v, std::uint8_t) { return v; });
-  }
+  if (order) sort_by(NeighbourKey{});
+  else sort_by(std::uint8_t{});
 }
 
 }  // namespace

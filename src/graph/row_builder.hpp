@@ -46,9 +46,6 @@ class RowBlocks {
     while ((rows >> shift_) > 4096) ++shift_;  // at most ~4096 blocks of >= 8192 rows
     blocks_ = static_cast<int>((rows >> shift_) + 1);
   }
-  // Blocks of exactly 2^shift rows.
-  RowBlocks(const RowIndex& row_index, local_t rows, int shift)
-      : row_index_(row_index), shift_(shift), blocks_(static_cast<int>((rows >> shift) + 1)) {}
 
   template <class Visit>
   void for_each_block(std::span<const Item> items, Visit&& visit) {
@@ -186,10 +183,14 @@ Rows<Column> place_by_block(const EdgeSource& source, const mpi::Comm& comm, std
   const Column to_mask = static_cast<Column>((Column{1} << to_bits) - 1);
   std::vector<edge_count_t> fill(block_begin.begin(), block_begin.end() - 1);  // append cursors
   Column* columns = out.columns.data();
+  // An arc as its block stores it: the row's place in the block above the target.
+  const auto tagged = [&](local_t r, Column to) {
+    return static_cast<Column>((static_cast<Column>(r & tag_mask) << to_bits) | to);
+  };
   const auto append = [&](std::span<const Arc<Column>> arcs) {
     for (const Arc<Column>& a : arcs) {
       const local_t r = row_index(static_cast<vertex_t>(a.row));
-      columns[fill[r >> tag_bits]++] = static_cast<Column>((static_cast<Column>(r & tag_mask) << to_bits) | a.to);
+      columns[fill[r >> tag_bits]++] = tagged(r, a.to);
     }
   };
   // Several threads: each counts its share of a round's arcs per block, takes a run of each block's
@@ -216,7 +217,7 @@ Rows<Column> place_by_block(const EdgeSource& source, const mpi::Comm& comm, std
       for (std::int64_t i = first; i < last; ++i) {
         const Arc<Column>& a = arcs[i];
         const local_t r = row_index(static_cast<vertex_t>(a.row));
-        columns[mine[r >> tag_bits]++] = static_cast<Column>((static_cast<Column>(r & tag_mask) << to_bits) | a.to);
+        columns[mine[r >> tag_bits]++] = tagged(r, a.to);
       }
     }
   };
