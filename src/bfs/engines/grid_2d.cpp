@@ -71,7 +71,7 @@ std::int64_t grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
   double bytes = csr_2d_build_bytes(shape.vertices, shape.tuples, grid, id);
   bytes += 3 * n_local / 8 + n_col / 8 + n_row / 8;  // visited (two orders), next; column and row frontiers
   bytes += id * n_row + n_row;                      // hybrid: the vertex and degree code of each W position
-  bytes += n_col / 8;                               // hybrid: empty rows
+  bytes += n_col / 8 + 2 * id * n_col;              // hybrid: empty rows, each row's first entry and its vertex
   bytes += 8 * n_local * (grid.rows - 1);           // hybrid: parents found for the column's other blocks
   bytes += 2 * 2 * 20.0 * static_cast<double>(exchange::kTopDownRound);  // fold: two slots, sent and received
   return static_cast<std::int64_t>(std::min(bytes, 9.0e18));
@@ -157,6 +157,14 @@ void Grid2D<Column>::build_bottom_up_tables() {
     for (Column* it = row; it != row + csr_.row_length(u); ++it)
       if (code[*it] > code[*best]) best = it;
     if (best != row + csr_.row_length(u)) std::rotate(row, best, best + 1);
+  }
+  first_entry_.resize(csr_.rows());
+  first_parent_.resize(csr_.rows());
+#pragma omp parallel for schedule(static)
+  for (local_t u = 0; u < csr_.rows(); ++u) {
+    const bool empty = csr_.row_length(u) == 0;
+    first_entry_[u] = empty ? Column{} : *csr_.begin(u);
+    first_parent_[u] = empty ? Column{} : w_to_global_[first_entry_[u]];
   }
 }
 
@@ -322,7 +330,6 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
   const auto summary_words = [](std::size_t words) { return (words + kWordBits - 1) / kWordBits; };
   std::vector<word_t> done(visited_local_.data(), visited_local_.data() + visited_local_.num_words()), incoming;
   std::vector<word_t> changed(summary_words(done.size()), 0), message;
-  StepCounts claimed;  // vertices of this block given a parent
   const int v_bits = found_vertex_bits_;
   const bool one_word = found_one_word_;
   const auto in_frontier = [&](Column w) { return row_frontier_.test(static_cast<std::int64_t>(w)); };
@@ -333,59 +340,82 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
 #pragma omp parallel
     {
       const int t = omp_get_thread_num();
-      StepCounts mine, found_here;
-#pragma omp for schedule(dynamic, kScanChunk) nowait
-      for (std::int64_t w = 0; w < words; ++w) {
-        // Rows come in order, and most stop at their first entry (the highest-degree one):
-        // prefetch the next word's.
-        const std::int64_t row_word = offset / kWordBits + w;  // blocks are whole words
-        if (w + 1 < words) {
-          for (word_t ahead = ~done[w + 1] & ~empty_rows_.word(row_word + 1); ahead; ahead &= ahead - 1) {
-            const local_t v = (w + 1) * kWordBits + __builtin_ctzll(ahead);
-            if (v < count) __builtin_prefetch(csr_.begin(offset + v));
-          }
+      StepCounts mine;
+      std::vector<std::uint64_t>& out = found_[static_cast<std::size_t>(t) * g.rows + k].value;
+      // Vertex v of the block reached from W position `parent`.
+      const auto found = [&](local_t v, std::uint64_t parent_id) {
+        if (s == 0) {  // this rank's own block: the parent goes straight in
+          parents[v] = static_cast<vertex_t>(parent_id);
+        } else if (one_word) {
+          out.push_back((parent_id << v_bits) | static_cast<std::uint64_t>(v));
+        } else {
+          out.push_back(parent_id);
+          out.push_back(static_cast<std::uint64_t>(v));
         }
-        word_t newly = 0;
-        for (word_t todo = ~done[w] & ~empty_rows_.word(row_word); todo; todo &= todo - 1) {
-          const int b = __builtin_ctzll(todo);
+      };
+      // The rows past their first entry of word w's vertices in `due`, each up to its first entry
+      // in the frontier; returns the vertices found.
+      const auto search_rows = [&](std::int64_t w, word_t due) {
+        word_t hits = 0;
+        for (; due; due &= due - 1) {
+          const int b = __builtin_ctzll(due);
           const local_t v = w * kWordBits + b;
-          if (v >= count) break;
-          const local_t row = offset + v;
-          Column parent{};
-          bool hit = false;
-          for (const Column* it = csr_.begin(row); !hit && it != csr_.end(row); ++it) {
+          for (const Column* it = csr_.begin(offset + v) + 1; it != csr_.end(offset + v); ++it) {
             ++mine.edges_examined;
             if (in_frontier(*it)) {
-              parent = *it;
-              hit = true;
-            }
-          }
-          if (!hit) continue;
-          newly |= word_t{1} << b;
-          if (s == 0) {  // this rank's own block: the parent goes straight in
-            parents[v] = static_cast<vertex_t>(w_to_global_[parent]);
-            mark_found(v, found_here);
-          } else {
-            std::vector<std::uint64_t>& out = found_[static_cast<std::size_t>(t) * g.rows + k].value;
-            const std::uint64_t parent_id = w_to_global_[parent];
-            if (one_word) {
-              out.push_back((parent_id << v_bits) | static_cast<std::uint64_t>(v));
-            } else {
-              out.push_back(parent_id);
-              out.push_back(static_cast<std::uint64_t>(v));
+              found(v, w_to_global_[*it]);
+              hits |= word_t{1} << b;
+              break;
             }
           }
         }
+        return hits;
+      };
+      // Word w's vertices found: into the travelling bitmap, and this block's own bitmaps or the
+      // summary of changed words (one thread owns each word of it: chunks are whole words of it).
+      const auto newly_rows = [&](std::int64_t w, word_t newly) {
         done[w] |= newly;
         if (s == 0) {
           visited_local_.data()[w] |= newly;
           next_.data()[w] |= newly;
-        } else if (newly) {  // one thread owns each word of `changed` (whole chunks of 64 words)
+        } else if (newly) {
           changed[w / kWordBits] |= word_t{1} << (w % kWordBits);
+        }
+      };
+      const Column* const first_entry = first_entry_.data() + offset;
+      const word_t last_word_mask =
+          count % kWordBits ? (word_t{1} << (count % kWordBits)) - 1 : ~word_t{0};
+#pragma omp for schedule(dynamic, 1) nowait
+      for (std::int64_t chunk = 0; chunk < (words + kScanChunk - 1) / kScanChunk; ++chunk) {
+        const std::int64_t first = chunk * kScanChunk, last = std::min(words, first + kScanChunk);
+        // As hybrid-1d: each unvisited vertex first tries its first entry (the highest-degree one),
+        // read in order from the compact array; that finds most parents without touching a row.
+        // The rows of the rest are prefetched and searched a word later, once they have arrived.
+        word_t rows_due = 0;
+        for (std::int64_t w = first; w <= last; ++w) {
+          word_t need_rows = 0, newly = 0;
+          if (w < last) {
+            const std::int64_t row_word = offset / kWordBits + w;  // blocks are whole words
+            word_t todo = ~done[w] & ~empty_rows_.word(row_word) & (w == words - 1 ? last_word_mask : ~word_t{0});
+            mine.edges_examined += __builtin_popcountll(todo);
+            for (word_t bits = todo; bits; bits &= bits - 1) {
+              const int b = __builtin_ctzll(bits);
+              const local_t v = w * kWordBits + b;
+              if (in_frontier(first_entry[v])) {
+                found(v, first_parent_[offset + v]);
+                newly |= word_t{1} << b;
+              } else if (csr_.row_length(offset + v) > 1) {
+                need_rows |= word_t{1} << b;
+                __builtin_prefetch(csr_.begin(offset + v) + 1);
+              }
+            }
+          }
+          if (rows_due) newly_rows(w - 1, search_rows(w - 1, rows_due));
+          if (w < last) newly_rows(w, newly);
+          rows_due = need_rows;
         }
       }
       step.add_atomic(mine);
-      claimed.add_atomic(found_here);
     }
     if (g.rows > 1) {
       // To rank i - 1: the bitmap and the changed words' summary, or, after the last sub-step, home
@@ -394,11 +424,13 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
       const bool home = s + 1 == g.rows;
       message.clear();
       if (home) {
-        message = changed;
+        std::size_t words_home = 0;
+        for (const word_t c : changed) words_home += __builtin_popcountll(c);
+        message.resize(changed.size() + words_home);
+        std::copy(changed.begin(), changed.end(), message.begin());
+        word_t* to = message.data() + changed.size();
         for (std::size_t c = 0; c < changed.size(); ++c) {
-          for (word_t bits = changed[c]; bits; bits &= bits - 1) {
-            message.push_back(done[c * kWordBits + __builtin_ctzll(bits)]);
-          }
+          for (word_t bits = changed[c]; bits; bits &= bits - 1) *to++ = done[c * kWordBits + __builtin_ctzll(bits)];
         }
       } else {
         message = done;
@@ -428,28 +460,50 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
     const word_t* const words_home = incoming.data() + summary;
     word_t* const visited_local = visited_local_.data();
     word_t* const next = next_.data();
-#pragma omp parallel
-    {
-      StepCounts theirs;
-#pragma omp for schedule(static)
-      for (std::int64_t c = 0; c < static_cast<std::int64_t>(summary); ++c) {
-        std::int64_t j = at[c];
-        for (word_t ws = incoming[c]; ws; ws &= ws - 1) {
-          const std::int64_t w = c * kWordBits + __builtin_ctzll(ws);
-          const word_t newly = words_home[j++] & ~visited_local[w];
-          if (!newly) continue;
-          visited_local[w] |= newly;
-          next[w] |= newly;
-          for (word_t bits = newly; bits; bits &= bits - 1) mark_found(w * kWordBits + __builtin_ctzll(bits), theirs);
-        }
+#pragma omp parallel for schedule(static)
+    for (std::int64_t c = 0; c < static_cast<std::int64_t>(summary); ++c) {
+      std::int64_t j = at[c];
+      for (word_t ws = incoming[c]; ws; ws &= ws - 1) {
+        const std::int64_t w = c * kWordBits + __builtin_ctzll(ws);
+        const word_t newly = words_home[j++] & ~visited_local[w];
+        visited_local[w] |= newly;
+        next[w] |= newly;
       }
-      claimed.add_atomic(theirs);
     }
   }
-  step.discovered = claimed.discovered;
-  step.discovered_edges = claimed.discovered_edges;
+  const StepCounts found = mark_found();
+  step.discovered = found.discovered;
+  step.discovered_edges = found.discovered_edges;
   profiler.add_exchange(exchange_seconds);
   return step;
+}
+
+template <class Column>
+StepCounts Grid2D<Column>::mark_found() {
+  StepCounts found;
+  const std::int64_t words = next_.num_words();
+#pragma omp parallel
+  {
+    StepCounts mine;
+#pragma omp for schedule(static)
+    for (std::int64_t w = 0; w < words; ++w) {
+      for (word_t bits = next_.word(w); bits; bits &= bits - 1) {
+        const local_t v = w * kWordBits + __builtin_ctzll(bits);
+        const local_t sorted = csr_.to_sorted(v);
+        if (one_thread_) {
+          visited_.set(sorted);
+          next_sorted_.set(sorted);
+        } else {
+          visited_.set_atomic(sorted);
+          next_sorted_.set_atomic(sorted);
+        }
+        ++mine.discovered;
+        mine.discovered_edges += csr_.degree[v];
+      }
+    }
+    found.add_atomic(mine);
+  }
+  return found;
 }
 
 template <class Column>

@@ -46,20 +46,9 @@ class Grid2D : public BfsEngine {
     claim(sorted, csr_.to_local(sorted), parent, parents, counts);
   }
   void claim(local_t sorted, local_t local, vertex_t parent, std::span<vertex_t> parents, StepCounts& counts);
-  // A vertex of this block (by local index) given a parent in a bottom-up step, its local bitmaps
-  // done by word: its bits by sorted index (what the row gathers) and its count into the level's.
-  void mark_found(local_t v, StepCounts& counts) {
-    const local_t sorted = csr_.to_sorted(v);
-    if (one_thread_) {
-      visited_.set(sorted);
-      next_sorted_.set(sorted);
-    } else {
-      visited_.set_atomic(sorted);
-      next_sorted_.set_atomic(sorted);
-    }
-    ++counts.discovered;
-    counts.discovered_edges += csr_.degree[v];
-  }
+  // A bottom-up level's found vertices (next_, by local index) into the bitmaps by sorted index
+  // (visited, and what the row gathers), counted.
+  StepCounts mark_found();
   // Frontiers below N/32 vertices travel as lists of positions, larger ones as bitmaps.
   bool sparse(std::int64_t frontier_vertices) const {
     return sparse_allowed_ && frontier_vertices < static_cast<std::int64_t>(part_.num_vertices() / 32);
@@ -101,6 +90,9 @@ class Grid2D : public BfsEngine {
   Csr2D<Column> csr_;
   edge_count_t global_entries_ = 0;
   std::vector<Column> w_to_global_;  // bottom-up: the vertex of each W position
+  // Bottom-up, by row of the column range, read in order: each row's first entry (W position) and
+  // the vertex behind it, so that most rows are settled without a read of the row itself.
+  std::vector<Column> first_entry_, first_parent_;
   Bitmap empty_rows_;  // bottom-up: rows of the column range with no entries here, never searched
 
   Bitmap visited_;          // this block, by sorted index
