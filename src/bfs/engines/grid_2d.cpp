@@ -71,7 +71,7 @@ std::int64_t grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
   double bytes = csr_2d_build_bytes(shape.vertices, shape.tuples, grid, id);
   bytes += 3 * n_local / 8 + n_col / 8 + n_row / 8;  // visited (two orders), next; column and row frontiers
   bytes += id * n_row + n_row;                      // hybrid: the vertex and degree code of each W position
-  bytes += n_col / 8 + 2 * id * n_col;              // hybrid: empty rows, each row's first entry and its vertex
+  bytes += n_col / 8 + id * n_col;                  // hybrid: empty rows, each row's first entry
   bytes += 8 * n_local * (grid.rows - 1);           // hybrid: parents found for the column's other blocks
   bytes += 2 * 2 * 20.0 * static_cast<double>(exchange::kTopDownRound);  // fold: two slots, sent and received
   return static_cast<std::int64_t>(std::min(bytes, 9.0e18));
@@ -159,13 +159,8 @@ void Grid2D<Column>::build_bottom_up_tables() {
     if (best != row + csr_.row_length(u)) std::rotate(row, best, best + 1);
   }
   first_entry_.resize(csr_.rows());
-  first_parent_.resize(csr_.rows());
 #pragma omp parallel for schedule(static)
-  for (local_t u = 0; u < csr_.rows(); ++u) {
-    const bool empty = csr_.row_length(u) == 0;
-    first_entry_[u] = empty ? Column{} : *csr_.begin(u);
-    first_parent_[u] = empty ? Column{} : w_to_global_[first_entry_[u]];
-  }
+  for (local_t u = 0; u < csr_.rows(); ++u) first_entry_[u] = csr_.row_length(u) ? *csr_.begin(u) : Column{};
 }
 
 template <class Column>
@@ -402,7 +397,7 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
               const int b = __builtin_ctzll(bits);
               const local_t v = w * kWordBits + b;
               if (in_frontier(first_entry[v])) {
-                found(v, first_parent_[offset + v]);
+                found(v, w_to_global_[first_entry[v]]);
                 newly |= word_t{1} << b;
               } else if (csr_.row_length(offset + v) > 1) {
                 need_rows |= word_t{1} << b;

@@ -90,9 +90,9 @@ class Grid2D : public BfsEngine {
   Csr2D<Column> csr_;
   edge_count_t global_entries_ = 0;
   std::vector<Column> w_to_global_;  // bottom-up: the vertex of each W position
-  // Bottom-up, by row of the column range, read in order: each row's first entry (W position) and
-  // the vertex behind it, so that most rows are settled without a read of the row itself.
-  std::vector<Column> first_entry_, first_parent_;
+  // Bottom-up, by row of the column range, read in order: each row's first entry (W position), so
+  // that most rows are settled without a read of the row itself.
+  std::vector<Column> first_entry_;
   Bitmap empty_rows_;  // bottom-up: rows of the column range with no entries here, never searched
 
   Bitmap visited_;          // this block, by sorted index
