@@ -13,6 +13,10 @@ using word_t = std::uint64_t;
 inline constexpr int kWordBits = 64;
 
 inline constexpr std::int64_t words_for(std::int64_t bits) { return (bits + kWordBits - 1) / kWordBits; }
+// The bits of the last word of a `bits`-bit set that belong to it.
+inline constexpr word_t last_word_mask(std::int64_t bits) {
+  return bits % kWordBits ? (word_t{1} << (bits % kWordBits)) - 1 : ~word_t{0};
+}
 
 class Bitmap {
  public:

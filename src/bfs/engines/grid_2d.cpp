@@ -322,7 +322,9 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
   const vertex_t col_begin = grid_.col_begin(grid_.col());
   // With the bitmap travels a word-level one: the words the column's other ranks changed, so that
   // going home it carries those words only (few, once most of the graph is reached).
-  const auto summary_words = [](std::size_t words) { return (words + kWordBits - 1) / kWordBits; };
+  const auto summary_words = [](std::size_t words) {  // a bit a word
+    return static_cast<std::size_t>(words_for(static_cast<std::int64_t>(words)));
+  };
   std::vector<word_t> done(visited_local_.data(), visited_local_.data() + visited_local_.num_words()), incoming;
   std::vector<word_t> changed(summary_words(done.size()), 0), message;
   const int v_bits = found_vertex_bits_;
@@ -337,7 +339,7 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
       const int t = omp_get_thread_num();
       StepCounts mine;
       std::vector<std::uint64_t>& out = found_[static_cast<std::size_t>(t) * g.rows + k].value;
-      // Vertex v of the block reached from W position `parent`.
+      // Vertex v of the block reached from the vertex `parent_id` (a global id).
       const auto found = [&](local_t v, std::uint64_t parent_id) {
         if (s == 0) {  // this rank's own block: the parent goes straight in
           parents[v] = static_cast<vertex_t>(parent_id);
@@ -378,8 +380,7 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
         }
       };
       const Column* const first_entry = first_entry_.data() + offset;
-      const word_t last_word_mask =
-          count % kWordBits ? (word_t{1} << (count % kWordBits)) - 1 : ~word_t{0};
+      const word_t last_mask = last_word_mask(count);
 #pragma omp for schedule(dynamic, 1) nowait
       for (std::int64_t chunk = 0; chunk < (words + kScanChunk - 1) / kScanChunk; ++chunk) {
         const std::int64_t first = chunk * kScanChunk, last = std::min(words, first + kScanChunk);
@@ -391,7 +392,7 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
           word_t need_rows = 0, newly = 0;
           if (w < last) {
             const std::int64_t row_word = offset / kWordBits + w;  // blocks are whole words
-            word_t todo = ~done[w] & ~empty_rows_.word(row_word) & (w == words - 1 ? last_word_mask : ~word_t{0});
+            word_t todo = ~done[w] & ~empty_rows_.word(row_word) & (w == words - 1 ? last_mask : ~word_t{0});
             mine.edges_examined += __builtin_popcountll(todo);
             for (word_t bits = todo; bits; bits &= bits - 1) {
               const int b = __builtin_ctzll(bits);

@@ -270,7 +270,7 @@ StepCounts Hybrid1D<Column>::bottom_up_pass(std::span<vertex_t> parents) {
   // arrived. (Unvisited vertices have a first neighbour: the isolated start out visited.)
   constexpr std::int64_t kChunkWords = 256;
   const std::int64_t chunks = (words + kChunkWords - 1) / kChunkWords;
-  const word_t last_word_mask = n_local % kWordBits ? (word_t{1} << (n_local % kWordBits)) - 1 : ~word_t{0};
+  const word_t last_mask = last_word_mask(n_local);
 #pragma omp parallel
   {
     StepCounts mine;
@@ -304,7 +304,7 @@ StepCounts Hybrid1D<Column>::bottom_up_pass(std::span<vertex_t> parents) {
       for (std::int64_t w = first; w <= last; ++w) {
         word_t need_rows = 0;
         if (w < last) {
-          const word_t unvisited = ~visited_bits[w] & (w == words - 1 ? last_word_mask : ~word_t{0});
+          const word_t unvisited = ~visited_bits[w] & (w == words - 1 ? last_mask : ~word_t{0});
           word_t todo = unvisited;
           // Without branches: whether a first neighbour is in the frontier is a coin toss in the
           // busiest levels. An unvisited vertex's parent is kNoParent already, so it is written
