@@ -11,6 +11,7 @@
 #include "bfs/bfs_options.hpp"
 #include "bfs/level_profile.hpp"
 #include "core/types.hpp"
+#include "graph/arc_sketch.hpp"
 #include "graph/edge_source.hpp"
 #include "mpi/comm.hpp"
 #include "partition/partition_1d.hpp"
@@ -22,6 +23,9 @@ struct EngineContext {
   const mpi::Comm& comm;
   const Partition1D& part;  // the common 1D partition the parents are written in
   const BfsOptions& options;
+  // Arcs per word of rows, counted with the vertex count (graph/arc_sketch.hpp), for a 1D build in
+  // place of its first pass; null, or valid until build() returns.
+  ArcSketch* arc_sketch = nullptr;
 };
 
 // Throws unless `parents` is this rank's block of the common partition (an engine's search takes

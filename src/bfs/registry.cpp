@@ -7,11 +7,12 @@ namespace g500 {
 const std::vector<EngineSpec>& engine_table() {
   static const std::vector<EngineSpec> table = {
       {"hybrid-1d", "direction-optimizing BFS on a 1D partition (Beamer; papers 000, 002)", &make_hybrid_1d,
-       &hybrid_1d_memory_bytes, mpi::ThreadLevel::funneled, {&kDirectionGroup, &kBottomUpGroup, &kIdsGroup, &kNodeGroup}},
+       &hybrid_1d_memory_bytes, mpi::ThreadLevel::funneled, {&kDirectionGroup, &kBottomUpGroup, &kIdsGroup, &kNodeGroup},
+       true},
       {"top-down-1d",
        "level-synchronous top-down BFS with asynchronous, coalesced point-to-point queries, one thread per rank "
        "(the reference code's; paper 001)",
-       &make_top_down_1d, &top_down_1d_memory_bytes, mpi::ThreadLevel::funneled, {&kCoalescingGroup, &kIdsGroup}},
+       &make_top_down_1d, &top_down_1d_memory_bytes, mpi::ThreadLevel::funneled, {&kCoalescingGroup, &kIdsGroup}, true},
       {"top-down-2d",
        "level-synchronous top-down BFS on an R x C process grid: frontier expand in the column, compressed fold "
        "in the row, overlapped (paper 004)",

@@ -20,6 +20,9 @@ struct EngineSpec {
   std::int64_t (*memory_bytes)(const GraphShape&, const BfsOptions&);
   mpi::ThreadLevel thread_level;  // what MPI must be initialised with
   std::vector<const OptionGroup*> option_groups;
+  // Builds 1D rows (graph/csr_1d.hpp), so the vertex count may count their arcs for it
+  // (EngineContext::arc_sketch).
+  bool reads_arc_sketch = false;
 };
 
 // Every engine, in the order --help lists them.

@@ -84,15 +84,35 @@ void sort_rows_by_neighbour_degree(Csr1D<Column>& csr, const mpi::Comm& comm, co
 
 }  // namespace
 
+rows::BlockCounts block_counts_from(ArcSketch& sketch, const Partition1D& part) {
+  return [&sketch, &part](int tag_bits, const std::vector<std::int64_t>& block_base,
+                          std::vector<std::int64_t>& block_arcs) {
+    if (!sketch.usable() || tag_bits < 6) return false;
+    const int word_shift = tag_bits - 6;
+    for (int d = 0; d < part.num_ranks(); ++d) {
+      const std::int64_t words_end = part.first_word(d + 1);
+#pragma omp parallel for schedule(static)
+      for (std::int64_t b = 0; b < block_base[d + 1] - block_base[d]; ++b) {
+        const std::int64_t first = part.first_word(d) + (b << word_shift);
+        block_arcs[block_base[d] + b] =
+            first < words_end ? sketch.arcs_in_words(first, std::min(words_end, first + (std::int64_t{1} << word_shift)))
+                              : 0;
+      }
+    }
+    sketch.release();
+    return true;
+  };
+}
+
 template <class Column>
 Csr1D<Column> build_csr_1d(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
-                           RowOrder order, std::int64_t round, WindowOrder* renumber) {
+                           RowOrder order, std::int64_t round, WindowOrder* renumber, ArcSketch* sketch) {
   if (renumber && order != RowOrder::by_neighbour_degree) {
     throw std::logic_error("build_csr_1d: renumbering needs rows by neighbour degree");
   }
   rows::Rows<Column> placed = rows::place_arcs<Column>(
       source, comm, round, part.local_count(), part.num_vertices(), [&](vertex_t row, vertex_t) { return part.owner(row); },
-      [&](int rank) { return part.begin_of(rank); });
+      [&](int rank) { return part.begin_of(rank); }, sketch ? block_counts_from(*sketch, part) : rows::BlockCounts{});
   Csr1D<Column> csr{part, std::move(placed.offsets), std::move(placed.columns)};
   if (renumber) {
     // By arc count (duplicates still in): the same order for any rank or thread count.
@@ -105,8 +125,8 @@ Csr1D<Column> build_csr_1d(const EdgeSource& source, const Partition1D& part, co
 }
 
 template Csr1D<std::uint32_t> build_csr_1d(const EdgeSource&, const Partition1D&, const mpi::Comm&, RowOrder,
-                                           std::int64_t, WindowOrder*);
+                                           std::int64_t, WindowOrder*, ArcSketch*);
 template Csr1D<vertex_t> build_csr_1d(const EdgeSource&, const Partition1D&, const mpi::Comm&, RowOrder, std::int64_t,
-                                      WindowOrder*);
+                                      WindowOrder*, ArcSketch*);
 
 }  // namespace g500

@@ -12,7 +12,9 @@
 #include "core/big_vector.hpp"
 #include "core/types.hpp"
 #include "exchange/rounds.hpp"
+#include "graph/arc_sketch.hpp"
 #include "graph/edge_source.hpp"
+#include "graph/row_builder.hpp"
 #include "graph/window_order.hpp"
 #include "mpi/comm.hpp"
 #include "partition/partition_1d.hpp"
@@ -40,7 +42,8 @@ enum class RowOrder {
   by_neighbour_degree,
 };
 
-// Collective. Two passes over the source, in rounds of at most `round` tuples per rank: the first
+// Collective. Two passes over the source (one with a usable `sketch`, whose counts it uses in place
+// of the first pass and then releases), in rounds of at most `round` tuples per rank: the first
 // counts each row's arcs at its owner, the second sends the arcs and writes each straight into its
 // row, so the largest thing held besides the rows themselves is one round's buffers. Then one sort
 // per row puts it in `order` and drops duplicates. The result does not depend on rank or thread
@@ -52,7 +55,11 @@ enum class RowOrder {
 template <class Column>
 Csr1D<Column> build_csr_1d(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
                            RowOrder order = RowOrder::by_id, std::int64_t round = exchange::kBuildRound,
-                           WindowOrder* renumber = nullptr);
+                           WindowOrder* renumber = nullptr, ArcSketch* sketch = nullptr);
+
+// The first pass's counts of a 1D build over `part` from a usable sketch of the same source (every
+// block of 2^tag_bits rows, tag_bits >= 6, is whole words); the sketch is released once read.
+rows::BlockCounts block_counts_from(ArcSketch& sketch, const Partition1D& part);
 
 // Peak bytes per rank while build_csr_1d runs, for the engines' memory estimates: the rows (with
 // the room duplicates took), offsets (the cursors while rows fill) and degrees, and one round's

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <functional>
 #include <span>
 #include <type_traits>
 #include <utility>
@@ -130,6 +131,12 @@ inline std::vector<std::int64_t> block_bases(const mpi::Comm& comm, local_t n_ro
   return base;
 }
 
+// Pass 1's counts when a pass before made them (graph/arc_sketch.hpp): fills this rank's arcs of
+// each block of 2^tag_bits rows, indexed as block_base lays them out, and returns true; or returns
+// false, and the pass counts. Every rank must answer alike.
+using BlockCounts = std::function<bool(int tag_bits, const std::vector<std::int64_t>& block_base,
+                                       std::vector<std::int64_t>& block_arcs)>;
+
 // Kernel 1's placement when a column word has room for a row's place inside a block of
 // 2^tag_bits rows above the id (32-bit columns up to SCALE 24).
 //  - Pass 1 counts the arcs of each block of rows on the sending side and sums the counts with
@@ -141,15 +148,16 @@ inline std::vector<std::int64_t> block_bases(const mpi::Comm& comm, local_t n_ro
 template <class Column, class DestOf, class RowBase>
 Rows<Column> place_by_block(const EdgeSource& source, const mpi::Comm& comm, std::int64_t round, local_t n_rows,
                             int to_bits, int tag_bits, DestOf&& dest_of, RowBase&& row_base,
-                            const std::vector<std::int64_t>& block_base, edge_count_t scratch_limit = kBlockScratch) {
+                            const std::vector<std::int64_t>& block_base, const BlockCounts& counted = {},
+                            edge_count_t scratch_limit = kBlockScratch) {
   const int me = comm.rank();
   const std::int64_t n_blocks_all = block_base.back();
   const local_t n_blocks = (n_rows >> tag_bits) + 1;
   const std::int64_t my_blocks = block_base[me];
 
-  // Pass 1: arcs per block, counted where the tuples are.
+  // Pass 1: arcs per block, counted where the tuples are (unless a pass before counted them).
   std::vector<std::int64_t> block_arcs(n_blocks_all, 0);
-  {
+  if (!(counted && counted(tag_bits, block_base, block_arcs))) {
     const int threads = omp_get_max_threads();
     std::vector<std::vector<std::int64_t>> counts(threads);
     scan_in_pieces(
@@ -170,8 +178,8 @@ Rows<Column> place_by_block(const EdgeSource& source, const mpi::Comm& comm, std
         [] {});
     for (const auto& c : counts)
       for (std::size_t b = 0; b < c.size(); ++b) block_arcs[b] += c[b];
-    comm.allreduce_inplace(std::span<std::int64_t>(block_arcs), mpi::Op::sum);
   }
+  comm.allreduce_inplace(std::span<std::int64_t>(block_arcs), mpi::Op::sum);
   std::vector<edge_count_t> block_begin(n_blocks + 1, 0);
   for (local_t b = 0; b < n_blocks; ++b) block_begin[b + 1] = block_begin[b] + block_arcs[my_blocks + b];
 
@@ -331,13 +339,14 @@ Rows<Column> place_by_row(const EdgeSource& source, const mpi::Comm& comm, std::
 // rank's n_rows. Collective.
 template <class Column, class DestOf, class RowBase>
 Rows<Column> place_arcs(const EdgeSource& source, const mpi::Comm& comm, std::int64_t round, local_t n_rows,
-                        vertex_t to_bound, DestOf&& dest_of, RowBase&& row_base) {
+                        vertex_t to_bound, DestOf&& dest_of, RowBase&& row_base, const BlockCounts& counted = {}) {
   const int to_bits = id_bits(to_bound);
   const int tag_bits = std::min(kMaxTagBits, static_cast<int>(8 * sizeof(Column)) - to_bits);
   if (tag_bits >= kMinTagBits) {
     const std::vector<std::int64_t> block_base = block_bases(comm, n_rows, tag_bits);
     if (block_base.back() <= kMaxCountedBlocks) {
-      return place_by_block<Column>(source, comm, round, n_rows, to_bits, tag_bits, dest_of, row_base, block_base);
+      return place_by_block<Column>(source, comm, round, n_rows, to_bits, tag_bits, dest_of, row_base, block_base,
+                                    counted);
     }
   }
   return place_by_row<Column>(source, comm, round, n_rows, dest_of, row_base);

@@ -8,16 +8,19 @@
 
 #include "core/error.hpp"
 #include "core/padded.hpp"
+#include "graph/arc_sketch.hpp"
 #include "graph/edge_source.hpp"
 #include "mpi/comm.hpp"
 
 namespace g500 {
 
-// Collective. Throws UserError on every rank for a negative id or a list without tuples.
-inline vertex_t count_vertices(const EdgeSource& source, const mpi::Comm& comm) {
+// Collective. Throws UserError on every rank for a negative id or a list without tuples. With a
+// sketch, also counts the arcs of each word of rows (graph/arc_sketch.hpp) for a 1D build.
+inline vertex_t count_vertices(const EdgeSource& source, const mpi::Comm& comm, ArcSketch* sketch = nullptr) {
   // Per thread, each piece scanned while it is still in cache (a generator makes it on the thread).
   std::vector<Padded<vertex_t>> tops(omp_get_max_threads(), Padded<vertex_t>{-1});
   std::vector<Padded<vertex_t>> bottoms(omp_get_max_threads(), Padded<vertex_t>{0});
+  if (sketch) sketch->start(omp_get_max_threads());
   scan_in_pieces(
       source, comm, exchange::kBuildRound,
       [&](int t, std::span<const Edge> edges) {
@@ -26,6 +29,9 @@ inline vertex_t count_vertices(const EdgeSource& source, const mpi::Comm& comm) 
           top = std::max(top, std::max(e.u, e.v));
           bottom = std::min(bottom, std::min(e.u, e.v));
         }
+        if (sketch)
+          for (const Edge& e : edges)
+            if (e.u != e.v) sketch->add(t, e.u, e.v);
         tops[t].value = top;
         bottoms[t].value = bottom;
       },
@@ -37,6 +43,7 @@ inline vertex_t count_vertices(const EdgeSource& source, const mpi::Comm& comm) 
   }
   std::int64_t extremes[2] = {top, -bottom};
   comm.allreduce_inplace<std::int64_t>(extremes, mpi::Op::max);
+  if (sketch) sketch->finish(comm);
   if (extremes[1] > 0) throw UserError("the edge list has a negative vertex id");
   if (extremes[0] < 0) throw UserError("the edge list has no tuples");
   return extremes[0] + 1;

@@ -172,11 +172,14 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   progress.say("kernel 1: building the %s graph", kernels.bfs ? spec.name.c_str() : "weighted SSSP");
   const mpi::TrafficSnapshot before_build = mpi::traffic().snapshot();
   run.construction_seconds = timed_collective(comm, [&] {
-    run.vertices = count_vertices(source, comm);
+    // A 1D engine's first pass (arcs per block of rows) rides on the vertex count's.
+    ArcSketch sketch;
+    ArcSketch* arcs_by_word = kernels.bfs && spec.reads_arc_sketch ? &sketch : nullptr;
+    run.vertices = count_vertices(source, comm, arcs_by_word);
     check_rank_count(run.vertices, comm.size());
     part.emplace(run.vertices, comm.size(), comm.rank());
     if (kernels.bfs) {
-      engine = spec.make(EngineContext{comm, *part, options.bfs});
+      engine = spec.make(EngineContext{comm, *part, options.bfs, arcs_by_word});
       engine->build(source);
     }
     if (kernels.sssp) {

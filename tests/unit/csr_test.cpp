@@ -7,10 +7,12 @@
 
 #include "bfs/bfs_options.hpp"
 #include "core/error.hpp"
+#include "graph/arc_sketch.hpp"
 #include "graph/csr_1d.hpp"
 #include "graph/degree_code.hpp"
 #include "graph/row_builder.hpp"
 #include "graph/row_offsets.hpp"
+#include "graph/vertex_count.hpp"
 #include "test_graphs.hpp"
 
 namespace g500 {
@@ -156,9 +158,59 @@ TYPED_TEST(Csr1DTest, PlacementsPutEveryArcInItsRow) {
     const std::vector<std::int64_t> bases = rows::block_bases(world, part.local_count(), tag_bits);
     for (edge_count_t scratch : {edge_count_t{0}, edge_count_t{64}, rows::kBlockScratch}) {
       check(rows::place_by_block<TypeParam>(source, world, round, part.local_count(), to_bits, tag_bits, dest_of,
-                                            row_base, bases, scratch),
+                                            row_base, bases, {}, scratch),
             "by block, tag bits " + std::to_string(tag_bits) + ", scratch " + std::to_string(scratch));
     }
+  }
+}
+
+// The vertex count's sketch of arcs per word of rows stands in for the build's first pass: the
+// same rows, entry for entry, at SCALE 12 (tag blocks of 2^10 rows, 16 words) and with 500-tuple
+// rounds; the sketch is released once the build has read it.
+TYPED_TEST(Csr1DTest, SketchedCountsBuildTheSameRows) {
+  const mpi::Comm world = mpi::Comm::world();
+  const KroneckerGenerator gen(12, 16, 5);
+  const SliceSource source = source_of(all_edges(gen), world);
+  for (std::int64_t round : {std::int64_t{500}, exchange::kBuildRound}) {
+    ArcSketch sketch;
+    const vertex_t n = count_vertices(source, world, &sketch);
+    ASSERT_EQ(n, gen.num_vertices());
+    ASSERT_TRUE(sketch.usable());
+    const Partition1D part(n, world.size(), world.rank());
+    const Csr1D<TypeParam> plain = build_csr_1d<TypeParam>(source, part, world, RowOrder::by_neighbour_degree, round);
+    const Csr1D<TypeParam> sketched =
+        build_csr_1d<TypeParam>(source, part, world, RowOrder::by_neighbour_degree, round, nullptr, &sketch);
+    EXPECT_EQ(sketch.arcs_in_words(0, n / kWordBits), 0) << "not released";
+    ASSERT_EQ(std::vector<edge_count_t>(sketched.offsets.begin(), sketched.offsets.end()),
+              std::vector<edge_count_t>(plain.offsets.begin(), plain.offsets.end()));
+    ASSERT_TRUE(std::equal(sketched.begin(0), sketched.end(part.local_count() - 1), plain.begin(0)));
+  }
+}
+
+// The sketch counts each word's arcs exactly past its 16-bit counters' wrap, and gives up (on every
+// rank) on a negative id or one of 2^24 and above.
+TEST(ArcSketchTest, CountsPastWrapsAndGivesUpOnWideIds) {
+  const mpi::Comm world = mpi::Comm::world();
+  ArcSketch sketch;
+  sketch.start(2);
+  for (int k = 0; k < 70000; ++k) sketch.add(k % 2, 5, 70);  // rows 5 and 70: words 0 and 1
+  for (int k = 0; k < 3; ++k) sketch.add(0, 200000, 64 * 9);
+  sketch.finish(world);
+  ASSERT_TRUE(sketch.usable());
+  EXPECT_EQ(sketch.arcs_in_words(0, 1), 70000);
+  EXPECT_EQ(sketch.arcs_in_words(1, 2), 70000);
+  EXPECT_EQ(sketch.arcs_in_words(0, 2), 140000);
+  EXPECT_EQ(sketch.arcs_in_words(9, 10), 3);
+  EXPECT_EQ(sketch.arcs_in_words(200000 / 64, 200000 / 64 + 1), 3);
+  EXPECT_EQ(sketch.arcs_in_words(2, 9), 0);
+  EXPECT_EQ(sketch.arcs_in_words(0, ArcSketch::kMaxIds / kWordBits), 140006);
+  for (vertex_t wide : {ArcSketch::kMaxIds, vertex_t{-1}}) {
+    ArcSketch given_up;
+    given_up.start(1);
+    given_up.add(0, 1, 2);
+    if (world.rank() == 0) given_up.add(0, 3, wide);
+    given_up.finish(world);
+    EXPECT_FALSE(given_up.usable()) << wide;
   }
 }
 

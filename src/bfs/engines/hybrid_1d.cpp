@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <utility>
 #include <atomic>
 
 #include "bfs/engine_factories.hpp"
@@ -39,7 +40,8 @@ std::int64_t hybrid_1d_memory_bytes(const GraphShape& shape, const BfsOptions& o
 
 template <class Column>
 Hybrid1D<Column>::Hybrid1D(const EngineContext& context)
-    : options_(context.options), comm_(context.comm), part_(context.part), csr_{part_, {}, {}},
+    : options_(context.options), comm_(context.comm), part_(context.part), arc_sketch_(context.arc_sketch),
+      csr_{part_, {}, {}},
       buckets_(comm_.size(), omp_get_max_threads(), "top_down.parent_offers") {
   const NodeOptions& node = options_.node;
   if (node.node_shared) nodes_.emplace(comm_, node.ranks_per_node);
@@ -52,7 +54,7 @@ template <class Column>
 void Hybrid1D<Column>::build(const EdgeSource& source) {
   ordered_ = options_.bottom_up.degree_order;
   csr_ = build_csr_1d<Column>(source, part_, comm_, RowOrder::by_neighbour_degree, exchange::kBuildRound,
-                              ordered_ ? &order_ : nullptr);
+                              ordered_ ? &order_ : nullptr, std::exchange(arc_sketch_, nullptr));
   if (ordered_) {
     to_old_all_.resize(part_.num_vertices());
     comm_.allgatherv<std::int16_t>(std::span<const std::int16_t>(order_.to_old.data(), order_.to_old.size()),

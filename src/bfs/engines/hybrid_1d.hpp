@@ -69,6 +69,7 @@ class Hybrid1D : public BfsEngine {
   BfsOptions options_;
   const mpi::Comm& comm_;
   Partition1D part_;
+  ArcSketch* arc_sketch_;  // until build() returns
   Csr1D<Column> csr_;
   edge_count_t global_entries_ = 0;
 

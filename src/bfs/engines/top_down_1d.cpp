@@ -1,6 +1,7 @@
 #include "bfs/engines/top_down_1d.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "bfs/engine_factories.hpp"
 #include "bfs/id_width.hpp"
@@ -24,11 +25,12 @@ std::int64_t top_down_1d_memory_bytes(const GraphShape& shape, const BfsOptions&
 template <class Column>
 TopDown1D<Column>::TopDown1D(const EngineContext& context)
     : options_(context.options), comm_(context.comm), queries_comm_(context.comm.split(0, context.comm.rank())),
-      part_(context.part), csr_{part_, {}, {}}, messenger_(queries_comm_, options_.coalescing.coalescing_size) {}
+      part_(context.part), arc_sketch_(context.arc_sketch), csr_{part_, {}, {}}, messenger_(queries_comm_, options_.coalescing.coalescing_size) {}
 
 template <class Column>
 void TopDown1D<Column>::build(const EdgeSource& source) {
-  csr_ = build_csr_1d<Column>(source, part_, comm_);
+  csr_ = build_csr_1d<Column>(source, part_, comm_, RowOrder::by_id, exchange::kBuildRound, nullptr,
+                              std::exchange(arc_sketch_, nullptr));
   visited_ = Bitmap(part_.local_count());
 }
 

@@ -35,6 +35,7 @@ class TopDown1D : public BfsEngine {
   const mpi::Comm& comm_;
   mpi::Comm queries_comm_;  // the messenger's own communicator
   Partition1D part_;
+  ArcSketch* arc_sketch_;  // until build() returns
   Csr1D<Column> csr_;
   exchange::CoalescedMessenger<Query> messenger_;
   Bitmap visited_;
