@@ -72,7 +72,10 @@ std::int64_t grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
   bytes += 3 * n_local / 8 + n_col / 8 + n_row / 8;  // visited (two orders), next; column and row frontiers
   bytes += id * n_row + n_row;                      // hybrid: the vertex and degree code of each W position
   bytes += n_col / 8 + id * n_col;                  // hybrid: empty rows, each row's first entry
-  bytes += 8 * n_local * (grid.rows - 1);           // hybrid: parents found for the column's other blocks
+  bytes += 2 * id * n_local * (grid.rows - 1);  // hybrid: parents found for the column's other blocks
+  // hybrid: those sent, and this block's received, at the end of a search (at most an id and a
+  // byte of gap a vertex), through the fold's slot
+  if (grid.rows > 1) bytes += (id + 1) * n_local * grid.rows;
   bytes += 2 * 2 * 20.0 * static_cast<double>(exchange::kTopDownRound);  // fold: two slots, sent and received
   return static_cast<std::int64_t>(std::min(bytes, 9.0e18));
 }
@@ -89,7 +92,6 @@ Grid2D<Column>::Grid2D(const EngineContext& context, bool direction_optimizing)
       sparse_allowed_(exchange::SliceGather::positions_fit(part_.count_of(0) + kWordBits)),
       column_gather_(col_comm_, column_layout(grid_)), row_gather_(row_comm_, row_layout(grid_)),
       fold_out_(grid_.grid().cols, omp_get_max_threads(), compression_, sizeof(Column), kPacketBytes),
-      parents_out_(grid_.grid().rows, 1, compression_, sizeof(Column), kPacketBytes),
       found_(static_cast<std::size_t>(omp_get_max_threads()) * grid_.grid().rows) {}
 
 template <class Column>
@@ -110,10 +112,7 @@ void Grid2D<Column>::build(const EdgeSource& source) {
   if (direction_optimizing_) next_sorted_ = Bitmap(n_local);
   column_frontier_ = Bitmap(grid_.col_count(grid_.col()));
   if (direction_optimizing_) build_bottom_up_tables();
-  local_t largest_block = 0;
-  for (int r = 0; r < comm_.size(); ++r) largest_block = std::max<local_t>(largest_block, part_.count_of(r));
-  found_vertex_bits_ = rows::id_bits(largest_block);
-  found_one_word_ = found_vertex_bits_ + rows::id_bits(part_.num_vertices()) <= 64;
+  parent_bits_ = rows::id_bits(part_.num_vertices());
 }
 
 template <class Column>
@@ -327,8 +326,6 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
   };
   std::vector<word_t> done(visited_local_.data(), visited_local_.data() + visited_local_.num_words()), incoming;
   std::vector<word_t> changed(summary_words(done.size()), 0), message;
-  const int v_bits = found_vertex_bits_;
-  const bool one_word = found_one_word_;
   const auto in_frontier = [&](Column w) { return row_frontier_.test(static_cast<std::int64_t>(w)); };
   for (int s = 0; s < g.rows; ++s) {
     const int k = (i + s) % g.rows, block = first_block + k;
@@ -336,19 +333,12 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
     const std::int64_t words = static_cast<std::int64_t>(done.size());
 #pragma omp parallel
     {
-      const int t = omp_get_thread_num();
       StepCounts mine;
-      std::vector<std::uint64_t>& out = found_[static_cast<std::size_t>(t) * g.rows + k].value;
+      std::vector<FoundPair>& out = found_[static_cast<std::size_t>(omp_get_thread_num()) * g.rows + k].value;
       // Vertex v of the block reached from the vertex `parent_id` (a global id).
-      const auto found = [&](local_t v, std::uint64_t parent_id) {
-        if (s == 0) {  // this rank's own block: the parent goes straight in
-          parents[v] = static_cast<vertex_t>(parent_id);
-        } else if (one_word) {
-          out.push_back((parent_id << v_bits) | static_cast<std::uint64_t>(v));
-        } else {
-          out.push_back(parent_id);
-          out.push_back(static_cast<std::uint64_t>(v));
-        }
+      const auto found = [&](local_t v, Column parent_id) {
+        if (s == 0) parents[v] = static_cast<vertex_t>(parent_id);  // this rank's own block: straight in
+        else out.push_back(found_pair(v, parent_id));
       };
       // The rows past their first entry of word w's vertices in `due`, each up to its first entry
       // in the frontier; returns the vertices found.
@@ -504,38 +494,51 @@ StepCounts Grid2D<Column>::mark_found() {
 
 template <class Column>
 void Grid2D<Column>::send_found_parents(std::span<vertex_t> parents) {
-  // To the owners, within the column, as fold packets of (parent, index in the block), each
-  // thread's run sorted by parent where it lies: a hub's children then cost a byte or two each,
-  // since the parent repeats and the indices rise (the fold format's delta when u repeats).
+  // To the owners, within the column: to each, the vertices of its block this rank found and their
+  // parents (exchange/found_parents_codec.hpp), through the fold's first slot, idle by now (no
+  // buffers of their own at the search's peak).
   const GridShape g = grid_.grid();
   Slot& x = slots_[0];
-  parents_out_.clear();
-  const int v_bits = found_vertex_bits_;
-  const std::uint64_t v_mask = (std::uint64_t{1} << v_bits) - 1;
+  x.send.clear();
+  x.send_counts.assign(g.rows, 0);
+  const std::size_t threads = found_.size() / g.rows;
+  std::vector<std::pair<const FoundPair*, const FoundPair*>> runs(threads);  // each thread's, sorted
   for (int k = 0; k < g.rows; ++k) {
-    for (std::size_t t = 0; t < found_.size() / g.rows; ++t) {
-      std::vector<std::uint64_t>& pairs = found_[t * g.rows + k].value;
-      if (found_one_word_) {
-        sort_keys(pairs);
-        for (const std::uint64_t key : pairs) parents_out_.add(0, k, key >> v_bits, key & v_mask);
-      } else {  // ids too wide for one word: unsorted, each pair whole
-        for (std::size_t p = 0; p < pairs.size(); p += 2) parents_out_.add(0, k, pairs[p], pairs[p + 1]);
-      }
-      pairs.clear();
+    if (k == grid_.row()) continue;
+    std::uint64_t vertices = 0;
+    for (std::size_t t = 0; t < threads; ++t) {
+      std::vector<FoundPair>& list = found_[t * g.rows + k].value;
+      if constexpr (sizeof(Column) <= 4) sort_keys(list);
+      else std::sort(list.begin(), list.end());
+      runs[t] = {list.data(), list.data() + list.size()};
+      vertices += list.size();
     }
+    const std::size_t before = x.send.size();
+    exchange::FoundParentsEncoder encoder(x.send, vertices, part_.count_of(grid_.col() * g.rows + k), parent_bits_);
+    for (;;) {  // the threads' runs merged (a thread's vertices are its own, so no two are equal)
+      std::size_t low = threads;
+      for (std::size_t t = 0; t < threads; ++t)
+        if (runs[t].first != runs[t].second && (low == threads || *runs[t].first < *runs[low].first)) low = t;
+      if (low == threads) break;
+      const FoundPair& f = *runs[low].first++;
+      if constexpr (sizeof(Column) <= 4) encoder.add(static_cast<std::int64_t>(f >> 32), f & 0xffffffffu);
+      else encoder.add(static_cast<std::int64_t>(f.first), f.second);
+    }
+    encoder.finish();
+    for (std::size_t t = 0; t < threads; ++t) found_[t * g.rows + k].value.clear();
+    x.send_counts[k] = static_cast<int>(x.send.size() - before);
   }
-  parents_out_.finish(0);
-  parents_out_.assemble(x.send, x.send_counts, x.send_displs);
   x.recv_counts = col_comm_.alltoallv_into<std::uint8_t>(x.send, x.send_counts, x.recv);
-  x.recv_displs = mpi::Comm::displacements(x.recv_counts);
   // Each vertex came once (the ring's bitmap), and its bits are set already: only its parent.
-  exchange::decode_packets(
-      x.recv, x.recv_counts, x.recv_displs, compression_, sizeof(Column),
-      [&](int) { return static_cast<std::uint64_t>(part_.num_vertices()); },
-      static_cast<std::uint64_t>(part_.local_count()),
-      [&](int, int, std::uint64_t parent, std::uint64_t v) {
-        parents[static_cast<local_t>(v)] = static_cast<vertex_t>(parent);
-      });
+  std::size_t at = 0;
+  for (int k = 0; k < g.rows; ++k) {
+    const std::span<const std::uint8_t> message(x.recv.data() + at, static_cast<std::size_t>(x.recv_counts[k]));
+    at += message.size();
+    if (k == grid_.row()) continue;  // nothing from itself
+    exchange::decode_found_parents(message, part_.local_count(), parent_bits_, [&](std::int64_t v, word_t parent) {
+      parents[static_cast<local_t>(v)] = static_cast<vertex_t>(parent);
+    });
+  }
 }
 
 template <class Column>
@@ -559,7 +562,7 @@ void Grid2D<Column>::search(vertex_t root, std::span<vertex_t> parents, SearchPr
   DirectionPolicy policy(options_.direction, part_.num_vertices(), global_entries_);
   policy.start(comm_.allreduce<edge_count_t>(root_degree, mpi::Op::sum));
   LevelProfiler profiler(comm_, profile);
-  for (auto& pairs : found_) pairs.value.clear();
+  for (auto& list : found_) list.value.clear();
   bool bottom_up_ran = false;
   for (int level = 0; !policy.done(); ++level) {
     profiler.begin_level();

@@ -17,6 +17,8 @@
 // once, at the end of the search, in one exchange within the column.
 #include <cstdint>
 #include <span>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "bfs/engine.hpp"
@@ -24,6 +26,7 @@
 #include "core/bitmap.hpp"
 #include "core/padded.hpp"
 #include "exchange/fold_codec.hpp"
+#include "exchange/found_parents_codec.hpp"
 #include "exchange/packet_buckets.hpp"
 #include "exchange/slice_gather.hpp"
 #include "graph/csr_2d.hpp"
@@ -78,14 +81,18 @@ class Grid2D : public BfsEngine {
   exchange::SliceGather column_gather_;  // expand: this block's frontier to the column
   exchange::SliceGather row_gather_;     // bottom-up: this block's frontier (sorted) to the row
   exchange::PacketBuckets fold_out_;     // top-down: (u, v) to the row, by column
-  exchange::PacketBuckets parents_out_;  // bottom-up: (parent, vertex) to the column, by row
-  // Bottom-up, [thread * R + row]: the parents found for that row's block during the search, each
-  // pair (parent's global id, vertex's index in the block) one key, the parent above, when both fit
-  // a word (sorted in place before they go), else two words. Each vertex's bits reach its owner
-  // with the ring's bitmap at every level; the parents go once, at the end.
-  std::vector<Padded<std::vector<std::uint64_t>>> found_;
-  int found_vertex_bits_ = 1;
-  bool found_one_word_ = true;
+  // Bottom-up, [thread * R + row]: the vertices of that row's block found during the search, with
+  // their parents: (index in the block, parent's global id) in one word, the index above, with
+  // 32-bit ids (sorted by vectorised sort), else a pair. Each vertex's bit reaches its owner with
+  // the ring's bitmap at every level; the parents go once, at the end, in vertex order
+  // (exchange/found_parents_codec.hpp).
+  using FoundPair = std::conditional_t<sizeof(Column) <= 4, std::uint64_t, std::pair<std::uint64_t, std::uint64_t>>;
+  static FoundPair found_pair(local_t v, Column parent) {
+    if constexpr (sizeof(Column) <= 4) return (static_cast<std::uint64_t>(v) << 32) | parent;
+    else return {static_cast<std::uint64_t>(v), static_cast<std::uint64_t>(parent)};
+  }
+  std::vector<Padded<std::vector<FoundPair>>> found_;
+  int parent_bits_ = 1;  // of a global id
 
   Csr2D<Column> csr_;
   edge_count_t global_entries_ = 0;

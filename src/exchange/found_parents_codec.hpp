@@ -1,0 +1,178 @@
+#pragma once
+// The parents one rank found for another rank's block of vertices, as one message: the vertices in
+// increasing order, each as its gap from the one before (Rice code), followed by its parent in
+// `bits` bits. hybrid-2d sends these once per search, within a processor column
+// (bfs/engines/grid_2d.hpp). Against (parent, vertex) pairs sorted by parent and delta-coded as
+// variable-length bytes, this needs no sort and decodes without a branch per byte; gaps and parents
+// cost their bits and no more (SCALE 18, 4 x 4 grid: about 24 bits a vertex, against 28 with a
+// bitmap of the block in place of the gaps).
+//
+// A message, in 64-bit little-endian words (bytes on the wire, so that the engine's byte buffers
+// carry it): a header (the vertex count in the low 48 bits, the Rice parameter k
+// above), then a bit stream, least significant bit first, the last word padded with zeros. Per
+// vertex: the gap g (the vertex minus the previous one, minus one; the first one's from -1) as
+// g >> k in unary (that many ones, then a zero) and g's low k bits; then the parent.
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/bitmap.hpp"
+
+namespace g500::exchange {
+
+// A message that cannot be what encode_found_parents wrote: rejected before any word past its end
+// is read.
+class FoundParentsError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+namespace found_parents {
+
+inline constexpr int kCountBits = 48;
+
+// Words as bytes: the message travels in byte buffers (no aliasing of their storage as words).
+inline void append_word(word_t w, std::vector<std::uint8_t>& out) {
+  const std::size_t at = out.size();
+  out.resize(at + sizeof(word_t));
+  std::memcpy(out.data() + at, &w, sizeof(word_t));
+}
+inline word_t word_at(std::span<const std::uint8_t> bytes, std::size_t w) {
+  word_t v;
+  std::memcpy(&v, bytes.data() + w * sizeof(word_t), sizeof(word_t));
+  return v;
+}
+
+class BitWriter {
+ public:
+  explicit BitWriter(std::vector<std::uint8_t>& out) : out_(out) {}
+  // The low n bits of v (v < 2^n, n <= 63).
+  void put(word_t v, int n) {
+    packed_ |= v << filled_;
+    filled_ += n;
+    if (filled_ >= kWordBits) {
+      append_word(packed_, out_);
+      filled_ -= kWordBits;
+      packed_ = filled_ ? v >> (n - filled_) : 0;
+    }
+  }
+  void unary(std::uint64_t q) {
+    for (; q >= 63; q -= 63) put((word_t{1} << 63) - 1, 63);
+    put((word_t{1} << q) - 1, static_cast<int>(q) + 1);  // q ones, then a zero
+  }
+  void flush() {
+    if (filled_) append_word(packed_, out_);
+    filled_ = 0;
+    packed_ = 0;
+  }
+
+ private:
+  std::vector<std::uint8_t>& out_;
+  word_t packed_ = 0;
+  int filled_ = 0;
+};
+
+class BitReader {
+ public:
+  // `bytes`: whole words.
+  explicit BitReader(std::span<const std::uint8_t> bytes)
+      : bytes_(bytes), end_(bytes.size() / sizeof(word_t) * kWordBits) {}
+  word_t get(int n) {
+    if (n == 0) return 0;
+    if (pos_ + static_cast<std::uint64_t>(n) > end_) throw FoundParentsError("found-parents message ends inside a vertex");
+    const std::size_t w = pos_ / kWordBits;
+    const int offset = static_cast<int>(pos_ % kWordBits);
+    word_t v = word_at(bytes_, w) >> offset;
+    if (offset + n > kWordBits) v |= word_at(bytes_, w + 1) << (kWordBits - offset);
+    pos_ += n;
+    return n == kWordBits ? v : v & ((word_t{1} << n) - 1);
+  }
+  std::uint64_t unary() {
+    std::uint64_t q = 0;
+    for (;;) {
+      if (pos_ >= end_) throw FoundParentsError("found-parents message ends inside a gap");
+      const int offset = static_cast<int>(pos_ % kWordBits);
+      const word_t zeros = ~word_at(bytes_, pos_ / kWordBits) >> offset;
+      if (zeros) {
+        const int ones = std::countr_zero(zeros);
+        q += ones;
+        pos_ += ones + 1;
+        return q;
+      }
+      q += kWordBits - offset;
+      pos_ += kWordBits - offset;
+    }
+  }
+  std::uint64_t position() const { return pos_; }
+
+ private:
+  std::span<const std::uint8_t> bytes_;
+  std::uint64_t end_;
+  std::uint64_t pos_ = 0;
+};
+
+}  // namespace found_parents
+
+// Appends the message for `vertices` vertices to `out`, given to add() in increasing order, each
+// with its parent, below 2^bits (1 <= bits <= 63); `count`: the block's vertices.
+class FoundParentsEncoder {
+ public:
+  FoundParentsEncoder(std::vector<std::uint8_t>& out, std::uint64_t vertices, std::int64_t count, int bits)
+      : writer_(out), bits_(bits) {
+    // Rice's parameter for gaps of mean m: about log2(m ln 2).
+    const double mean_gap = vertices ? static_cast<double>(count) / static_cast<double>(vertices) : 1;
+    k_ = std::max(0, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(mean_gap * 0.69))) - 1);
+    found_parents::append_word(vertices | (static_cast<word_t>(k_) << found_parents::kCountBits), out);
+  }
+  void add(std::int64_t v, word_t parent) {
+    const std::uint64_t gap = static_cast<std::uint64_t>(v - previous_ - 1);
+    previous_ = v;
+    writer_.unary(gap >> k_);
+    writer_.put(gap & ((word_t{1} << k_) - 1), k_);
+    writer_.put(parent, bits_);
+  }
+  void finish() { writer_.flush(); }
+
+ private:
+  found_parents::BitWriter writer_;
+  int bits_;
+  int k_ = 0;
+  std::int64_t previous_ = -1;
+};
+
+// Calls at(v, parent) for each vertex of a message for a block of `count` vertices, in order.
+template <class At>
+void decode_found_parents(std::span<const std::uint8_t> message, std::int64_t count, int bits, At&& at) {
+  if (message.size() < sizeof(word_t) || message.size() % sizeof(word_t)) {
+    throw FoundParentsError("found-parents message of " + std::to_string(message.size()) + " bytes, not whole words");
+  }
+  const word_t header = found_parents::word_at(message, 0);
+  const std::uint64_t vertices = header & ((word_t{1} << found_parents::kCountBits) - 1);
+  const int k = static_cast<int>(header >> found_parents::kCountBits);
+  if (vertices > static_cast<std::uint64_t>(count) || k > 62) {
+    throw FoundParentsError("found-parents header (" + std::to_string(vertices) + " vertices, k " + std::to_string(k) +
+                            ") impossible for a block of " + std::to_string(count));
+  }
+  found_parents::BitReader reader(message.subspan(sizeof(word_t)));
+  std::int64_t previous = -1;
+  for (std::uint64_t j = 0; j < vertices; ++j) {
+    const std::uint64_t q = reader.unary();
+    if (q > (static_cast<std::uint64_t>(count) >> k)) throw FoundParentsError("found-parents gap past the block");
+    const std::int64_t v = previous + 1 + static_cast<std::int64_t>((q << k) | reader.get(k));
+    if (v >= count) throw FoundParentsError("found-parents vertex " + std::to_string(v) + " past the block");
+    previous = v;
+    at(v, reader.get(bits));
+  }
+  const std::uint64_t used = (reader.position() + kWordBits - 1) / kWordBits + 1;
+  if (used * sizeof(word_t) != message.size()) {
+    throw FoundParentsError("found-parents message of " + std::to_string(message.size()) + " bytes, not the " +
+                            std::to_string(used * sizeof(word_t)) + " its vertices take");
+  }
+}
+
+}  // namespace g500::exchange
