@@ -4,7 +4,7 @@
 // `bits` bits. hybrid-2d sends these once per search, within a processor column
 // (bfs/engines/grid_2d.hpp). Against (parent, vertex) pairs sorted by parent and delta-coded as
 // variable-length bytes, this needs no sort and decodes without a branch per byte; gaps and parents
-// cost their bits and no more (SCALE 18, 4 x 4 grid: about 24 bits a vertex, against 28 with a
+// cost their bits and no more (SCALE 18, 4 x 4 grid: about 23 bits a vertex, against 28 with a
 // bitmap of the block in place of the gaps).
 //
 // A message, in 64-bit little-endian words (bytes on the wire, so that the engine's byte buffers
@@ -25,7 +25,7 @@
 
 namespace g500::exchange {
 
-// A message that cannot be what encode_found_parents wrote: rejected before any word past its end
+// A message that cannot be what FoundParentsEncoder wrote: rejected before any word past its end
 // is read.
 class FoundParentsError : public std::runtime_error {
  public:
@@ -82,6 +82,7 @@ class BitReader {
   // `bytes`: whole words.
   explicit BitReader(std::span<const std::uint8_t> bytes)
       : bytes_(bytes), end_(bytes.size() / sizeof(word_t) * kWordBits) {}
+  // The next n bits (n <= 63).
   word_t get(int n) {
     if (n == 0) return 0;
     if (pos_ + static_cast<std::uint64_t>(n) > end_) throw FoundParentsError("found-parents message ends inside a vertex");
@@ -90,7 +91,7 @@ class BitReader {
     word_t v = word_at(bytes_, w) >> offset;
     if (offset + n > kWordBits) v |= word_at(bytes_, w + 1) << (kWordBits - offset);
     pos_ += n;
-    return n == kWordBits ? v : v & ((word_t{1} << n) - 1);
+    return v & ((word_t{1} << n) - 1);
   }
   std::uint64_t unary() {
     std::uint64_t q = 0;

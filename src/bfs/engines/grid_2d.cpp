@@ -521,8 +521,7 @@ void Grid2D<Column>::send_found_parents(std::span<vertex_t> parents) {
         if (runs[t].first != runs[t].second && (low == threads || *runs[t].first < *runs[low].first)) low = t;
       if (low == threads) break;
       const FoundPair& f = *runs[low].first++;
-      if constexpr (sizeof(Column) <= 4) encoder.add(static_cast<std::int64_t>(f >> 32), f & 0xffffffffu);
-      else encoder.add(static_cast<std::int64_t>(f.first), f.second);
+      encoder.add(found_vertex(f), found_parent(f));
     }
     encoder.finish();
     for (std::size_t t = 0; t < threads; ++t) found_[t * g.rows + k].value.clear();

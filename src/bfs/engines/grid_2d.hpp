@@ -91,6 +91,14 @@ class Grid2D : public BfsEngine {
     if constexpr (sizeof(Column) <= 4) return (static_cast<std::uint64_t>(v) << 32) | parent;
     else return {static_cast<std::uint64_t>(v), static_cast<std::uint64_t>(parent)};
   }
+  static local_t found_vertex(const FoundPair& f) {
+    if constexpr (sizeof(Column) <= 4) return static_cast<local_t>(f >> 32);
+    else return static_cast<local_t>(f.first);
+  }
+  static Column found_parent(const FoundPair& f) {
+    if constexpr (sizeof(Column) <= 4) return static_cast<Column>(f);
+    else return static_cast<Column>(f.second);
+  }
   std::vector<Padded<std::vector<FoundPair>>> found_;
   int parent_bits_ = 1;  // of a global id
 
