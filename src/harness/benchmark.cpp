@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <bit>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -46,20 +47,25 @@ double timed_collective(const mpi::Comm& comm, Work&& work) {
   return comm.allreduce(timer.seconds(), mpi::Op::max);
 }
 
-// Validates one search; throws UserError naming the root and the rule when it fails.
-std::int64_t validated_nedge(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm, vertex_t root,
-                             std::span<const vertex_t> parents, const std::string& which) {
-  const ValidationResult valid = validate_bfs(source, part, comm, root, parents);
-  if (!valid.ok) {
-    throw UserError("validation failed for root " + std::to_string(root) + " (" + which + "): rule " +
-                    std::to_string(valid.rule) + ": " + valid.message);
-  }
-  return valid.nedge;
+// How a kernel's searches are validated: `batch` searches per pass over the tuples. wait(root)
+// keeps the search just ended for the batch's check; check(roots, names) validates the batch that
+// ends with the search just ended (roots in order, this one last) and returns each one's nedge, or
+// throws UserError naming the root and the rule that failed.
+struct SearchCheck {
+  int batch = 1;
+  std::function<void(vertex_t)> wait;
+  std::function<std::vector<std::int64_t>(const std::vector<vertex_t>&, const std::vector<std::string>&)> check;
+};
+
+std::string failed_search(const char* kernel, vertex_t root, const std::string& which, const ValidationResult& r) {
+  return std::string(kernel) + "validation failed for root " + std::to_string(root) + " (" + which + "): rule " +
+         std::to_string(r.rule) + ": " + r.message;
 }
 
 // The timed loop every kernel runs over the roots: each search timed between barriers, its
 // traffic counted, then (outside the timing) `after` for the kernel's own bookkeeping and the
-// validation, or with --skip-validation the edge count alone.
+// validation, or with --skip-validation the edge count alone. A batch's shared pass over the
+// tuples is timed once and its time split evenly over the batch's searches.
 struct KernelLoop {
   const mpi::Comm& comm;
   const RunOptions& options;
@@ -69,10 +75,19 @@ struct KernelLoop {
   const EdgeSource& source;  // names roots as the graph does
 
   // emit(rec) runs last, after the validation (--output).
-  template <class Search, class After, class Validate, class Count, class Emit>
+  template <class Search, class After, class Count, class Emit>
   std::vector<RootRecord> run(const char* kernel, mpi::TrafficTally& search_traffic, Search&& search, After&& after,
-                              Validate&& validate, Count&& count, Emit&& emit) const {
+                              const SearchCheck& validation, Count&& count, Emit&& emit) const {
     std::vector<RootRecord> records;
+    std::size_t batch_start = 0;  // the first record of the batch under way
+    const auto finish = [&](std::size_t k) {
+      RootRecord& rec = records[k];
+      emit(rec);
+      rec.teps = rec.seconds > 0 ? static_cast<double>(rec.nedge) / rec.seconds : 0;
+      progress.say("%s %zu/%zu root %lld: %.4f s, %lld edges, %.4g TEPS%s", kernel, k + 1, roots.size(),
+                   static_cast<long long>(rec.shown_root), rec.seconds, static_cast<long long>(rec.nedge), rec.teps,
+                   options.skip_validation ? "" : ", valid");
+    };
     for (std::size_t k = 0; k < roots.size(); ++k) {
       RootRecord rec;
       rec.root = roots[k];
@@ -84,23 +99,37 @@ struct KernelLoop {
         search_traffic.stop(mpi::traffic().snapshot());
       });
       after(rec);
+      records.push_back(std::move(rec));
       validation_traffic.start(mpi::traffic().snapshot());
       if (options.skip_validation) {
-        rec.nedge = count();
-        rec.result = "not validated";
-      } else {
-        rec.validate_seconds = timed_collective(comm, [&] {
-          rec.nedge = validate(rec.root, "search " + std::to_string(k + 1) + " of " + std::to_string(roots.size()));
-        });
-        rec.result = "valid";
+        records[k].nedge = count();
+        records[k].result = "not validated";
+        validation_traffic.stop(mpi::traffic().snapshot());
+        finish(k);
+        continue;
       }
+      const bool ends_batch = k + 1 - batch_start == static_cast<std::size_t>(validation.batch) || k + 1 == roots.size();
+      if (!ends_batch) {
+        records[k].validate_seconds = timed_collective(comm, [&] { validation.wait(records[k].root); });
+        validation_traffic.stop(mpi::traffic().snapshot());
+        continue;
+      }
+      std::vector<vertex_t> batch_roots;
+      std::vector<std::string> names;
+      for (std::size_t j = batch_start; j <= k; ++j) {
+        batch_roots.push_back(records[j].root);
+        names.push_back("search " + std::to_string(j + 1) + " of " + std::to_string(roots.size()));
+      }
+      std::vector<std::int64_t> nedge;
+      const double shared = timed_collective(comm, [&] { nedge = validation.check(batch_roots, names); });
       validation_traffic.stop(mpi::traffic().snapshot());
-      emit(rec);
-      rec.teps = rec.seconds > 0 ? static_cast<double>(rec.nedge) / rec.seconds : 0;
-      progress.say("%s %zu/%zu root %lld: %.4f s, %lld edges, %.4g TEPS%s", kernel, k + 1, roots.size(),
-                   static_cast<long long>(rec.shown_root), rec.seconds, static_cast<long long>(rec.nedge), rec.teps,
-                   options.skip_validation ? "" : ", valid");
-      records.push_back(std::move(rec));
+      for (std::size_t j = batch_start; j <= k; ++j) {
+        records[j].nedge = nedge[j - batch_start];
+        records[j].validate_seconds += shared / static_cast<double>(k + 1 - batch_start);
+        records[j].result = "valid";
+        finish(j);
+      }
+      batch_start = k + 1;
     }
     return records;
   }
@@ -210,10 +239,24 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   if (!options.output_path.empty()) output.emplace(comm, options.output_path, options.output_binary, source);
 
   if (kernels.bfs) {
+    // Searches validated a batch at a time (one pass over the tuples for all), unless --output
+    // writes each tree as its search ends.
+    BfsBatchValidator validator(source, *part, comm, output ? 1 : options.kernels.bfs_validation_batch);
+    const SearchCheck bfs_check{
+        validator.batch(), [&](vertex_t root) { validator.wait(root, parents); },
+        [&](const std::vector<vertex_t>& batch, const std::vector<std::string>& names) {
+          const std::vector<ValidationResult> results = validator.check(batch.back(), parents);
+          std::vector<std::int64_t> nedge;
+          for (std::size_t j = 0; j < results.size(); ++j) {
+            if (!results[j].ok) throw UserError(failed_search("", batch[j], names[j], results[j]));
+            nedge.push_back(results[j].nedge);
+          }
+          return nedge;
+        }};
     // Warm-up, untimed but validated, as reference 3.0 does: every timed search then starts after a
     // validation, with the same state of the caches.
     engine->search(roots.front(), parents, nullptr);
-    if (!options.skip_validation) validated_nedge(source, *part, comm, roots.front(), parents, "warm-up search");
+    if (!options.skip_validation) bfs_check.check({roots.front()}, {"warm-up search"});
     mpi::TrafficTally search_traffic;
     run.roots = loop.run(
         "BFS", search_traffic, [&](RootRecord& rec) { engine->search(rec.root, parents, &rec.levels); },
@@ -222,10 +265,7 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
           gather_level_phases(comm, rec.levels);
           if (options.inject_fault && part->owns(rec.root)) parents[part->to_local(rec.root)] = kNoParent;
         },
-        [&](vertex_t root, const std::string& which) {
-          return validated_nedge(source, *part, comm, root, parents, which);
-        },
-        [&] { return count_reached_tuples(source, *part, comm, parents); },
+        bfs_check, [&] { return count_reached_tuples(source, *part, comm, parents); },
         [&](const RootRecord& rec) {
           if (!output) return;
           const std::vector<std::int32_t> depth = tree_depths(*part, comm, rec.root, parents);
@@ -236,23 +276,21 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   }
   if (kernels.sssp) {
     big_vector<float> dist(part->local_count());
-    const auto validated_sssp = [&](vertex_t root, const std::string& which) {
-      const ValidationResult valid = validate_sssp(source, *part, comm, root, parents, dist);
-      if (!valid.ok) {
-        throw UserError("SSSP validation failed for root " + std::to_string(root) + " (" + which + "): rule " +
-                        std::to_string(valid.rule) + ": " + valid.message);
-      }
-      return valid.nedge;
-    };
+    const SearchCheck sssp_check{1, nullptr, [&](const std::vector<vertex_t>& batch, const std::vector<std::string>& names) {
+                                   const ValidationResult valid =
+                                       validate_sssp(source, *part, comm, batch.front(), parents, dist);
+                                   if (!valid.ok) throw UserError(failed_search("SSSP ", batch.front(), names.front(), valid));
+                                   return std::vector<std::int64_t>{valid.nedge};
+                                 }};
     sssp->search(roots.front(), parents, dist, nullptr);  // warm-up, as for BFS
-    if (!options.skip_validation) validated_sssp(roots.front(), "warm-up search");
+    if (!options.skip_validation) sssp_check.check({roots.front()}, {"warm-up search"});
     mpi::TrafficTally sssp_traffic;
     run.sssp_roots = loop.run(
         "SSSP", sssp_traffic, [&](RootRecord& rec) { sssp->search(rec.root, parents, dist, &rec.buckets); },
         [&](RootRecord& rec) {
           if (options.inject_fault && part->owns(rec.root)) dist[part->to_local(rec.root)] = 1.0f;
         },
-        validated_sssp, [&] { return count_reached_tuples(source, *part, comm, parents); },
+        sssp_check, [&] { return count_reached_tuples(source, *part, comm, parents); },
         [&](const RootRecord& rec) {
           if (output) output->write("sssp", rec.root, *part, parents, [&](local_t i) { return dist[i]; });
         });

@@ -10,6 +10,7 @@
 #include "bfs/id_width.hpp"
 #include "exchange/rounds.hpp"
 #include "sssp/delta_stepping.hpp"
+#include "validate/bfs_validator.hpp"
 
 namespace g500 {
 namespace {
@@ -40,6 +41,7 @@ std::int64_t estimate_graph_bytes(double n, double m, int num_ranks, const BfsOp
   // BFS validation: every vertex's level and parent fingerprint on every rank (2 bytes each, for
   // trees of up to 254 levels), bitmaps, and tree-edge candidates (buckets, sent, received)
   bytes += 2 * n + n / 8 + 3 * n_local / 8 + 3 * 2 * 8 * std::min(m_local, validation_round);
+  if (kernels.bfs) bytes += BfsBatchValidator::extra_bytes(n, n_local, kernels.bfs_validation_batch);
   const GraphShape shape{n, m, num_ranks};
   if (kernels.bfs) bytes += static_cast<double>(find_engine(bfs.engine).memory_bytes(shape, bfs));
   if (kernels.sssp) {

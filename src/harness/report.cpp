@@ -177,6 +177,7 @@ nlohmann::json to_json(const RunRecord& run, const std::string& command_line) {
   nlohmann::json options = {{"scale", o.scale}, {"edgefactor", o.edgefactor}, {"seed", o.seed},
                             {"roots", o.roots}, {"kernels", kernels}, {"bfs", o.bfs.engine},
                             {"skip_validation", o.skip_validation}};
+  if (o.kernels.bfs && !o.skip_validation) options["validation_batch"] = o.kernels.bfs_validation_batch;
   if (o.kernels.sssp) options["delta"] = o.kernels.delta;
   for (const OptionGroup* g : find_engine(o.bfs.engine).option_groups) g->to_json(o.bfs, options);
   return {

@@ -12,11 +12,13 @@
 namespace g500 {
 
 // Which kernels run, each over the same roots with its own timed loop: BFS (kernel 2) and SSSP
-// (kernel 3, delta-stepping with buckets of width delta; 0.1 as in the reference code).
+// (kernel 3, delta-stepping with buckets of width delta; 0.1 as in the reference code). BFS
+// searches are validated `bfs_validation_batch` at a time, with one pass over the tuples.
 struct KernelChoice {
   bool bfs = true;
   bool sssp = false;
   float delta = 0.1f;
+  int bfs_validation_batch = 2;
 };
 
 struct RunOptions {

@@ -2,8 +2,10 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "core/big_vector.hpp"
@@ -36,6 +38,35 @@ Level fingerprint_of(vertex_t parent) {
   return static_cast<Level>((static_cast<std::uint64_t>(parent) * 0x9E3779B97F4A7C15ull) >> 40);
 }
 
+// The trees of a batch, on every rank: search s's entry for vertex v at v * slots + s, so that a
+// tuple's endpoint is one cache miss for the whole batch.
+template <class Level>
+class TreeTable {
+ public:
+  using Entry = TreeEntry<Level>;
+  TreeTable(vertex_t n, int slots) : slots_(slots), entries_(static_cast<std::size_t>(n) * slots) {}
+  int slots() const { return slots_; }
+  Entry& at(vertex_t v, int s) { return entries_[static_cast<std::size_t>(v) * slots_ + s]; }
+  const Entry* row(vertex_t v) const { return entries_.data() + static_cast<std::size_t>(v) * slots_; }
+
+ private:
+  int slots_;
+  big_vector<Entry> entries_;
+};
+
+// A search's parents as the scan reads them: in place (the search just ended), or the narrow
+// copy a waiting search keeps (kNoParent wraps to 2^32 - 1, never an id when N < 2^32).
+struct SlotParents {
+  const vertex_t* wide = nullptr;
+  const std::uint32_t* narrow = nullptr;
+  vertex_t operator[](local_t i) const {
+    return wide ? wide[i] : narrow[i] == ~std::uint32_t{0} ? kNoParent : static_cast<vertex_t>(narrow[i]);
+  }
+  const void* address(local_t i) const { return wide ? static_cast<const void*>(wide + i) : narrow + i; }
+};
+
+constexpr int kMaxBatch = 16;
+
 // Rule 1's local checks (ids in range, the root its own parent and reached, no other vertex its own
 // parent); returns the bitmap of this rank's vertices whose level is still to find.
 Bitmap check_parent_ids(const Partition1D& part, vertex_t root, std::span<const vertex_t> parents, Failure& failure) {
@@ -60,21 +91,22 @@ Bitmap check_parent_ids(const Partition1D& part, vertex_t root, std::span<const 
   return pending;
 }
 
-// Rule 1 and the levels, replicated: pass d gives level d to each vertex whose parent has level
-// d - 1, and every rank learns which vertices those were (as bitmap words, or as positions once
-// few). Every rank then fills in the fingerprints of its own vertices and gathers them. nullopt
-// when the tree is deeper than Level holds.
+// Rule 1 and the levels of search `slot`, replicated: pass d gives level d to each vertex whose
+// parent has level d - 1, and every rank learns which vertices those were (as bitmap words, or as
+// positions once few). Every rank then fills in the fingerprints of its own vertices and gathers
+// them. False when the tree is deeper than Level holds.
 template <class Level>
-std::optional<big_vector<TreeEntry<Level>>> replicate_tree(const Partition1D& part, const mpi::Comm& comm,
-                                                            vertex_t root, std::span<const vertex_t> parents,
-                                                            Failure& failure) {
+bool replicate_tree(const Partition1D& part, const mpi::Comm& comm, vertex_t root, std::span<const vertex_t> parents,
+                    TreeTable<Level>& tree, int slot, Failure& failure) {
   using Entry = TreeEntry<Level>;
+  const vertex_t n = part.num_vertices();
+#pragma omp parallel for schedule(static)
+  for (vertex_t v = 0; v < n; ++v) tree.at(v, slot) = Entry{};
   Bitmap pending = check_parent_ids(part, root, parents, failure);
-  big_vector<Entry> tree(part.num_vertices());
-  if (agree(comm, failure).rule) return tree;
-  tree[root].level = 0;
+  if (agree(comm, failure).rule) return true;
+  tree.at(root, slot).level = 0;
   exchange::SliceGather gather(comm, {part.word_counts(), part.word_displs()});
-  Bitmap fresh(part.local_count()), fresh_all(part.num_vertices());
+  Bitmap fresh(part.local_count()), fresh_all(n);
   const bool positions_fit = exchange::SliceGather::positions_fit(part.count_of(0) + kWordBits);
   for (std::int64_t d = 1;; ++d) {
     std::int64_t found = 0;
@@ -84,7 +116,7 @@ std::optional<big_vector<TreeEntry<Level>>> replicate_tree(const Partition1D& pa
       word_t now = 0;
       for (word_t left = bits; left; left &= left - 1) {
         const int b = __builtin_ctzll(left);
-        if (tree[parents[w * kWordBits + b]].level == d - 1) now |= word_t{1} << b;
+        if (tree.at(parents[w * kWordBits + b], slot).level == d - 1) now |= word_t{1} << b;
       }
       fresh.data()[w] = now;
       bits &= ~now;
@@ -101,46 +133,50 @@ std::optional<big_vector<TreeEntry<Level>>> replicate_tree(const Partition1D& pa
       }
       break;
     }
-    if (d > Entry::kDeepest) return std::nullopt;
-    gather.gather(fresh, fresh_all, positions_fit && found_all < part.num_vertices() / 64);
+    if (d > Entry::kDeepest) return false;
+    gather.gather(fresh, fresh_all, positions_fit && found_all < n / 64);
     const Level level = static_cast<Level>(d);
 #pragma omp parallel for schedule(static)
     for (std::int64_t w = 0; w < fresh_all.num_words(); ++w)
-      for (word_t bits = fresh_all.word(w); bits; bits &= bits - 1) tree[w * kWordBits + __builtin_ctzll(bits)].level = level;
+      for (word_t bits = fresh_all.word(w); bits; bits &= bits - 1) tree.at(w * kWordBits + __builtin_ctzll(bits), slot).level = level;
   }
   // (A chain that never reached the root is reported by the caller; its fingerprints do no harm.)
-  Entry* mine = tree.data() + part.begin();
+  const vertex_t begin = part.begin();
 #pragma omp parallel for schedule(static)
   for (local_t i = 0; i < part.local_count(); ++i)
-    if (parents[i] != kNoParent) mine[i].fingerprint = fingerprint_of<Level>(parents[i]);
-  comm.allgatherv_inplace(tree.data(), part.vertex_counts(), part.vertex_displs());
-  return tree;
+    if (parents[i] != kNoParent) tree.at(begin + i, slot).fingerprint = fingerprint_of<Level>(parents[i]);
+  comm.allgatherv_strided_inplace(&tree.at(0, slot).fingerprint, sizeof(Entry) * tree.slots(), part.vertex_counts(),
+                                  part.vertex_displs());
+  return true;
 }
 
-// Rules 3 and 4 on every tuple of this rank's share, where it is generated. Rule 5: a tuple (v, p)
-// with v one level below p and p's fingerprint equal to v's parent's is a candidate tree edge of
-// v; v's owner confirms it if p is v's parent. Only candidates travel (about one per vertex plus
-// one in 2^(8 sizeof Level) of the other tuples). Returns this rank's nedge.
+// Rules 3 and 4 on every tuple of this rank's share, where it is generated, for the first
+// parents.size() searches of `tree`. Rule 5: a tuple (v, p) with v one level below p and p's
+// fingerprint equal to v's parent's is a candidate tree edge of v; v's owner confirms it if p is
+// v's parent. Only candidates travel (about one per vertex plus one in 2^(8 sizeof Level) of the
+// other tuples). Adds to each search's failure; returns each search's count of this rank's nedge.
 template <class Level, class Id>
-std::int64_t scan_tuples(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
-                         std::span<const vertex_t> parents, const big_vector<TreeEntry<Level>>& tree,
-                         std::int64_t chunk, Failure& failure) {
+std::vector<std::int64_t> scan_tuples(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
+                                      const TreeTable<Level>& tree, std::span<const SlotParents> parents,
+                                      std::int64_t chunk, std::span<Failure> failures) {
   using Entry = TreeEntry<Level>;
   struct Candidate {
     Id child, parent;
+    std::uint32_t slot;
   };
+  const int slots = static_cast<int>(parents.size()), stride = tree.slots();
   const int threads = omp_get_max_threads(), me = comm.rank();
-  Bitmap confirmed(part.local_count());
+  std::vector<Bitmap> confirmed(slots, Bitmap(part.local_count()));
   exchange::OwnerBuckets<Candidate> to_owner(comm.size(), threads, "validation.tree_edge_candidates");
   std::vector<Candidate> received;
-  std::vector<Failure> thread_failure(threads);
-  std::vector<std::int64_t> thread_nedge(threads, 0);
+  std::vector<Failure> thread_failure(static_cast<std::size_t>(threads) * slots);
+  std::vector<std::int64_t> thread_nedge(static_cast<std::size_t>(threads) * slots, 0);
   // This rank's own candidates wait for the end of the round too, so that all are checked in one
   // prefetched sweep (each reads a parent at random).
   std::vector<Padded<std::vector<Candidate>>> own(threads);
-  const auto candidate = [&](int t, vertex_t child, vertex_t parent) {
+  const auto candidate = [&](int t, int s, vertex_t child, vertex_t parent) {
     const int owner = part.owner(child);
-    const Candidate c{static_cast<Id>(child), static_cast<Id>(parent)};
+    const Candidate c{static_cast<Id>(child), static_cast<Id>(parent), static_cast<std::uint32_t>(s)};
     if (owner == me) own[t].value.push_back(c);
     else to_owner.push(t, owner, c);
   };
@@ -149,48 +185,65 @@ std::int64_t scan_tuples(const EdgeSource& source, const Partition1D& part, cons
     const std::int64_t m = static_cast<std::int64_t>(list.size());
 #pragma omp parallel for schedule(static)
     for (std::int64_t k = 0; k < m; ++k) {
-      if (k + kAhead < m) __builtin_prefetch(&parents[part.to_local(static_cast<vertex_t>(list[k + kAhead].child))]);
+      if (k + kAhead < m) __builtin_prefetch(parents[list[k + kAhead].slot].address(part.to_local(static_cast<vertex_t>(list[k + kAhead].child))));
       const local_t i = part.to_local(static_cast<vertex_t>(list[k].child));
-      if (parents[i] == static_cast<vertex_t>(list[k].parent)) confirmed.set_atomic(i);
+      if (parents[list[k].slot][i] == static_cast<vertex_t>(list[k].parent)) confirmed[list[k].slot].set_atomic(i);
     }
   };
   constexpr std::int64_t kAhead = 16;
-  const auto scan = [&](int t, std::span<const Edge> edges) {
-    Failure& f = thread_failure[t];
-    std::int64_t nedge = 0;
+  // The scan, compiled apart for each batch size up to 4 so that its loop over the batch unrolls
+  // (Fixed = 0: any size).
+  const auto scan_fixed = [&]<int Fixed>(int t, std::span<const Edge> edges) {
+    const int slots_here = Fixed ? Fixed : slots;
+    std::int64_t nedge[kMaxBatch] = {};
     const std::int64_t n = static_cast<std::int64_t>(edges.size());
     for (std::int64_t k = 0; k < n; ++k) {
       if (k + kAhead < n) {
-        __builtin_prefetch(&tree[edges[k + kAhead].u]);
-        __builtin_prefetch(&tree[edges[k + kAhead].v]);
+        __builtin_prefetch(tree.row(edges[k + kAhead].u));
+        __builtin_prefetch(tree.row(edges[k + kAhead].v));
       }
       const vertex_t u = edges[k].u, v = edges[k].v;
-      const Entry eu = tree[u], ev = tree[v];
-      // Without branches on the levels, which vary at random from tuple to tuple; only a broken
-      // rule or a candidate (a few percent of tuples) branches.
-      const bool in_u = eu.level != Entry::kUnreached, in_v = ev.level != Entry::kUnreached;
-      const std::int64_t diff = std::int64_t{eu.level} - std::int64_t{ev.level};
-      const bool both = in_u & in_v;
-      nedge += both;
-      const bool up = both & (diff == 1) & (eu.fingerprint == fingerprint_of<Level>(v));
-      const bool down = both & (diff == -1) & (ev.fingerprint == fingerprint_of<Level>(u));
-      if (__builtin_expect(up | down, 0)) {
-        if (up) candidate(t, u, v);
-        else candidate(t, v, u);
-      }
-      const bool broken = (in_u != in_v) | (both & (diff * diff > 1));
-      if (__builtin_expect(broken, 0)) {
-        if (in_u != in_v) {
-          const vertex_t in = in_u ? u : v, out = in_u ? v : u;
-          f.set(4, "edge (" + vid(u) + ", " + vid(v) + ") joins reached vertex " + vid(in) + " to unreached vertex " +
-                       vid(out));
-        } else {
-          f.set(3, "edge (" + vid(u) + ", " + vid(v) + ") spans levels " + std::to_string(eu.level) + " and " +
-                       std::to_string(ev.level));
+      const Entry* const row_u = tree.row(u);
+      const Entry* const row_v = tree.row(v);
+      const Level fp_u = fingerprint_of<Level>(u), fp_v = fingerprint_of<Level>(v);
+      for (int s = 0; s < slots_here; ++s) {
+        const Entry eu = row_u[s], ev = row_v[s];
+        // Without branches on the levels, which vary at random from tuple to tuple; only a broken
+        // rule or a candidate (a few percent of tuples) branches.
+        const bool in_u = eu.level != Entry::kUnreached, in_v = ev.level != Entry::kUnreached;
+        const std::int64_t diff = std::int64_t{eu.level} - std::int64_t{ev.level};
+        const bool both = in_u & in_v;
+        nedge[s] += both;
+        const bool up = both & (diff == 1) & (eu.fingerprint == fp_v);
+        const bool down = both & (diff == -1) & (ev.fingerprint == fp_u);
+        if (__builtin_expect(up | down, 0)) {
+          if (up) candidate(t, s, u, v);
+          else candidate(t, s, v, u);
+        }
+        const bool broken = (in_u != in_v) | (both & (diff * diff > 1));
+        if (__builtin_expect(broken, 0)) {
+          Failure& f = thread_failure[static_cast<std::size_t>(t) * slots + s];
+          if (in_u != in_v) {
+            const vertex_t in = in_u ? u : v, out = in_u ? v : u;
+            f.set(4, "edge (" + vid(u) + ", " + vid(v) + ") joins reached vertex " + vid(in) + " to unreached vertex " +
+                         vid(out));
+          } else {
+            f.set(3, "edge (" + vid(u) + ", " + vid(v) + ") spans levels " + std::to_string(eu.level) + " and " +
+                         std::to_string(ev.level));
+          }
         }
       }
     }
-    thread_nedge[t] += nedge;
+    for (int s = 0; s < slots_here; ++s) thread_nedge[static_cast<std::size_t>(t) * slots + s] += nedge[s];
+  };
+  const auto scan = [&](int t, std::span<const Edge> edges) {
+    switch (slots) {
+      case 1: return scan_fixed.template operator()<1>(t, edges);
+      case 2: return scan_fixed.template operator()<2>(t, edges);
+      case 3: return scan_fixed.template operator()<3>(t, edges);
+      case 4: return scan_fixed.template operator()<4>(t, edges);
+      default: return scan_fixed.template operator()<0>(t, edges);
+    }
   };
   scan_in_pieces(source, comm, chunk, scan, [&] {
     to_owner.exchange(comm, received);
@@ -200,54 +253,176 @@ std::int64_t scan_tuples(const EdgeSource& source, const Partition1D& part, cons
       list.value.clear();
     }
   });
-  std::int64_t nedge = 0;
-  for (int t = 0; t < threads; ++t) {
-    nedge += thread_nedge[t];
-    if (thread_failure[t].rule) failure.set(thread_failure[t].rule, thread_failure[t].message);
-  }
-  const Entry* mine = tree.data() + part.begin();
-  for (local_t i = 0; i < part.local_count(); ++i) {
-    if (mine[i].level != Entry::kUnreached && mine[i].level > 0 && !confirmed.test(i)) {
-      failure.set(5, "vertex " + vid(part.to_global(i)) + " has parent " + vid(parents[i]) +
-                         ", which no input edge joins it to");
-      break;
+  std::vector<std::int64_t> nedge(slots, 0);
+  for (int s = 0; s < slots; ++s) {
+    for (int t = 0; t < threads; ++t) {
+      const std::size_t at = static_cast<std::size_t>(t) * slots + s;
+      nedge[s] += thread_nedge[at];
+      if (thread_failure[at].rule) failures[s].set(thread_failure[at].rule, thread_failure[at].message);
+    }
+    const TreeEntry<Level>* rows = tree.row(part.begin());
+    for (local_t i = 0; i < part.local_count(); ++i) {
+      const Entry& e = rows[i * stride + s];
+      if (e.level != Entry::kUnreached && e.level > 0 && !confirmed[s].test(i)) {
+        failures[s].set(5, "vertex " + vid(part.to_global(i)) + " has parent " + vid(parents[s][i]) +
+                               ", which no input edge joins it to");
+        break;
+      }
     }
   }
   return nedge;
 }
 
+// Every search's result once the scan has run: each rule failure as all ranks report it, else the
+// nedge summed over the ranks.
+std::vector<ValidationResult> agreed_results(const mpi::Comm& comm, std::span<const Failure> failures,
+                                             std::span<const std::int64_t> nedge) {
+  std::vector<ValidationResult> results;
+  for (std::size_t s = 0; s < failures.size(); ++s) {
+    const Failure agreed = agree(comm, failures[s]);
+    if (agreed.rule) results.push_back({false, agreed.rule, agreed.message, 0});
+    else results.push_back({true, 0, "", comm.allreduce(nedge[s], mpi::Op::sum)});
+  }
+  return results;
+}
+
+// One search alone with Level-wide entries; nullopt when its tree is deeper than Level holds.
 template <class Level>
-std::optional<ValidationResult> validate_with(const EdgeSource& source, const Partition1D& part,
-                                              const mpi::Comm& comm, vertex_t root, std::span<const vertex_t> parents,
-                                              std::int64_t chunk) {
-  Failure failure;
-  std::optional<big_vector<TreeEntry<Level>>> tree = replicate_tree<Level>(part, comm, root, parents, failure);
-  if (!tree) return std::nullopt;
-  Failure agreed = agree(comm, failure);
+std::optional<ValidationResult> validate_alone(const EdgeSource& source, const Partition1D& part,
+                                               const mpi::Comm& comm, vertex_t root, std::span<const vertex_t> parents,
+                                               std::int64_t chunk) {
+  TreeTable<Level> tree(part.num_vertices(), 1);
+  Failure failure[1];
+  if (!replicate_tree<Level>(part, comm, root, parents, tree, 0, failure[0])) return std::nullopt;
+  Failure agreed = agree(comm, failure[0]);
   if (agreed.rule) return ValidationResult{false, agreed.rule, agreed.message, 0};
-  const std::int64_t nedge = fits_32_bit(part.num_vertices())
-                                 ? scan_tuples<Level, std::uint32_t>(source, part, comm, parents, *tree, chunk, failure)
-                                 : scan_tuples<Level, vertex_t>(source, part, comm, parents, *tree, chunk, failure);
-  agreed = agree(comm, failure);
-  if (agreed.rule) return ValidationResult{false, agreed.rule, agreed.message, 0};
-  return ValidationResult{true, 0, "", comm.allreduce(nedge, mpi::Op::sum)};
+  const SlotParents in_place[1] = {{parents.data(), nullptr}};
+  const std::vector<std::int64_t> nedge =
+      fits_32_bit(part.num_vertices()) ? scan_tuples<Level, std::uint32_t>(source, part, comm, tree, in_place, chunk, failure)
+                                       : scan_tuples<Level, vertex_t>(source, part, comm, tree, in_place, chunk, failure);
+  return agreed_results(comm, failure, nedge).front();
 }
 
 }  // namespace
 
+// The batch keeps narrow trees (trees of up to 254 levels); a deeper one is validated alone, at
+// once, with wide entries.
+struct BfsBatchValidator::Impl {
+  using Level = std::uint8_t;
+  const EdgeSource& source;
+  const Partition1D& part;
+  const mpi::Comm& comm;
+  int batch;
+  std::int64_t chunk;
+  bool narrow_ids;  // waiting parents kept in 32 bits
+  std::optional<TreeTable<Level>> tree;  // made at the first search, kept for the run
+  big_vector<std::uint32_t> kept_narrow;  // slot s's parents at s * local_count
+  big_vector<vertex_t> kept_wide;
+  struct Search {
+    int slot = -1;            // its trees' slot, or -1 when already decided
+    ValidationResult result;  // when decided
+  };
+  std::vector<Search> searches;
+  int slots_used = 0;
+
+  // Rule 1 and the levels into the next slot; the search is decided at once when rule 1 fails or
+  // its tree is too deep.
+  void add(vertex_t root, std::span<const vertex_t> parents, bool keep) {
+    if (!tree) tree.emplace(part.num_vertices(), batch);
+    Search search;
+    Failure failure;
+    const bool fits = replicate_tree<Level>(part, comm, root, parents, *tree, slots_used, failure);
+    const Failure agreed = agree(comm, failure);
+    if (agreed.rule) {
+      search.result = {false, agreed.rule, agreed.message, 0};
+    } else if (!fits) {
+      search.result = *validate_alone<std::uint32_t>(source, part, comm, root, parents, chunk);
+    } else {
+      search.slot = slots_used++;
+      if (keep) keep_parents(search.slot, parents);
+    }
+    searches.push_back(std::move(search));
+  }
+
+  void keep_parents(int slot, std::span<const vertex_t> parents) {
+    const local_t n_local = part.local_count();
+    const std::size_t at = static_cast<std::size_t>(slot) * n_local;
+    if (narrow_ids) {
+      if (kept_narrow.empty()) kept_narrow.resize(static_cast<std::size_t>(batch - 1) * n_local);
+#pragma omp parallel for schedule(static)
+      for (local_t i = 0; i < n_local; ++i) kept_narrow[at + i] = static_cast<std::uint32_t>(parents[i]);
+    } else {
+      if (kept_wide.empty()) kept_wide.resize(static_cast<std::size_t>(batch - 1) * n_local);
+      std::copy(parents.begin(), parents.end(), kept_wide.begin() + static_cast<std::ptrdiff_t>(at));
+    }
+  }
+
+  SlotParents kept(int slot) const {
+    const std::size_t at = static_cast<std::size_t>(slot) * part.local_count();
+    if (narrow_ids) return {nullptr, kept_narrow.data() + at};
+    return {kept_wide.data() + at, nullptr};
+  }
+};
+
+BfsBatchValidator::BfsBatchValidator(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
+                                     int batch, std::int64_t chunk)
+    : impl_(new Impl{source, part, comm, std::clamp(batch, 1, kMaxBatch), chunk,
+                     part.num_vertices() < (vertex_t{1} << 32), std::nullopt, {}, {}, {}, 0}) {}
+
+BfsBatchValidator::~BfsBatchValidator() = default;
+
+int BfsBatchValidator::batch() const { return impl_->batch; }
+
+int BfsBatchValidator::waiting() const { return static_cast<int>(impl_->searches.size()); }
+
+void BfsBatchValidator::wait(vertex_t root, std::span<const vertex_t> parents) {
+  if (impl_->slots_used + 1 >= impl_->batch) throw std::logic_error("BfsBatchValidator::wait: the batch is full");
+  impl_->add(root, parents, true);
+}
+
+std::vector<ValidationResult> BfsBatchValidator::check(vertex_t root, std::span<const vertex_t> parents) {
+  Impl& b = *impl_;
+  b.add(root, parents, false);
+  // Slots 0 .. used - 1 hold trees; every slot but the last one added (when it took one) reads a
+  // kept copy.
+  const bool last_in_place = b.searches.back().slot >= 0;
+  std::vector<SlotParents> slot_parents;
+  for (int s = 0; s < b.slots_used; ++s)
+    slot_parents.push_back(last_in_place && s == b.slots_used - 1 ? SlotParents{parents.data(), nullptr} : b.kept(s));
+  std::vector<Failure> failures(b.slots_used);
+  std::vector<ValidationResult> scanned;
+  if (b.slots_used > 0) {
+    const std::vector<std::int64_t> nedge =
+        fits_32_bit(b.part.num_vertices())
+            ? scan_tuples<Impl::Level, std::uint32_t>(b.source, b.part, b.comm, *b.tree, slot_parents, b.chunk, failures)
+            : scan_tuples<Impl::Level, vertex_t>(b.source, b.part, b.comm, *b.tree, slot_parents, b.chunk, failures);
+    scanned = agreed_results(b.comm, failures, nedge);
+  }
+  std::vector<ValidationResult> results;
+  for (Impl::Search& search : b.searches) results.push_back(search.slot >= 0 ? scanned[search.slot] : search.result);
+  b.searches.clear();
+  b.slots_used = 0;
+  return results;
+}
+
+double BfsBatchValidator::extra_bytes(double n, double n_local, int batch) {
+  const double id_bytes = n < 4294967296.0 ? 4 : 8;
+  return std::max(0, batch - 1) * (2 * n + id_bytes * n_local);
+}
+
 ValidationResult validate_bfs(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm, vertex_t root,
                               std::span<const vertex_t> parents, std::int64_t chunk) {
-  if (auto result = validate_with<std::uint8_t>(source, part, comm, root, parents, chunk)) return *result;
-  return *validate_with<std::uint32_t>(source, part, comm, root, parents, chunk);
+  return BfsBatchValidator(source, part, comm, 1, chunk).check(root, parents).front();
 }
 
 std::vector<std::int32_t> tree_depths(const Partition1D& part, const mpi::Comm& comm, vertex_t root,
                                       std::span<const vertex_t> parents) {
   Failure ignored;  // a broken tree leaves its detached vertices at -1
-  const auto tree = replicate_tree<std::uint32_t>(part, comm, root, parents, ignored);
+  TreeTable<std::uint32_t> tree(part.num_vertices(), 1);
+  replicate_tree<std::uint32_t>(part, comm, root, parents, tree, 0, ignored);
   std::vector<std::int32_t> depth(part.local_count(), -1);
   for (local_t i = 0; i < part.local_count(); ++i) {
-    const auto& e = (*tree)[part.to_global(i)];
+    const auto& e = tree.at(part.to_global(i), 0);
     if (e.level != TreeEntry<std::uint32_t>::kUnreached) depth[i] = static_cast<std::int32_t>(e.level);
   }
   return depth;

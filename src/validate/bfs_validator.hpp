@@ -13,6 +13,7 @@
 // Levels are depths in the given tree, so rule 2 can only fail through a cycle or a broken chain,
 // which rule 1 reports first; a tree that skips a level breaks rule 3 on the edge it skipped.
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -34,7 +35,35 @@ struct ValidationResult {
   std::int64_t nedge = 0;
 };
 
-// Collective; every rank gets the same result. `chunk` bounds the tuples examined per round.
+// Validates a batch of searches with one pass over the edge source: each rank regenerates its
+// tuples once and checks them against every tree of the batch, whose entries sit side by side so
+// one cache miss per endpoint serves them all. Regenerating the tuples is most of a validation's
+// time; a batch of k searches costs, per vertex on every rank, 2 bytes a search for the trees and,
+// on its owner, a copy of the parents of each search that waits (4 bytes when N < 2^32).
+class BfsBatchValidator {
+ public:
+  // `batch` >= 1 searches at a time; `chunk` bounds the tuples examined per round.
+  BfsBatchValidator(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm, int batch,
+                    std::int64_t chunk = exchange::kValidationRound);
+  ~BfsBatchValidator();
+  int batch() const;
+  // Searches added since the last check.
+  int waiting() const;
+  // Collective. Checks the tree's ids, finds its levels (rule 1) and keeps a copy of its parents
+  // for the next check(); at most batch() - 1 searches wait.
+  void wait(vertex_t root, std::span<const vertex_t> parents);
+  // Collective. Adds this search (its parents read in place) and checks every tree of the batch
+  // against the tuples; the results in the order the searches came, and the batch is empty again.
+  std::vector<ValidationResult> check(vertex_t root, std::span<const vertex_t> parents);
+  // What a batch of `batch` searches adds per rank to the memory of one, for the estimate.
+  static double extra_bytes(double n, double n_local, int batch);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// One search: a batch of one. Collective; every rank gets the same result.
 ValidationResult validate_bfs(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm, vertex_t root,
                               std::span<const vertex_t> parents, std::int64_t chunk = exchange::kValidationRound);
 

@@ -34,6 +34,8 @@ class BadInput(unittest.TestCase):
             (["--bfs", "nope"], "unknown BFS engine 'nope'"),
             (["--summary-granularity", "3"], "power of two"),
             (["--roots", "0"], "--roots must be at least 1"),
+            (["--validation-batch", "0"], "--validation-batch: Value 0 not in range 1 to 16"),
+            (["--validation-batch", "17"], "--validation-batch: Value 17 not in range 1 to 16"),
             (["--frobnicate"], "frobnicate"),
             (["--seed", "-1"], "--seed: '-1' is not a decimal whole number"),
             (["--seed", "18446744073709551616"], "--seed: '18446744073709551616' is out of range"),
@@ -401,6 +403,29 @@ class GoodRun(unittest.TestCase):
             self.assertIn("BFS 4/4", p.stderr)
             q = program.run(["--scale", "10", "--roots", "4", "--quiet"], np=2)
             self.assertEqual(q.stderr, "")
+
+    def test_validation_batches_give_the_same_verdicts(self):
+        # 5 roots in batches of 1, 2 and 4 (the last batch short): the same edge counts, all valid.
+        with tempfile.TemporaryDirectory() as tmp:
+            seen = {}
+            for batch in (1, 2, 4):
+                out = os.path.join(tmp, f"b{batch}.json")
+                p = program.run(["--scale", "10", "--roots", "5", "-q", "--validation-batch", str(batch),
+                                 "--json", out], np=2)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                with open(out) as f:
+                    result = json.load(f)
+                self.assertEqual(result["options"]["validation_batch"], batch)
+                roots = result["runs"]
+                self.assertEqual([r["result"] for r in roots], ["valid"] * 5)
+                self.assertTrue(all(r["validate_seconds"] > 0 for r in roots))
+                seen[batch] = [(r["root"], r["nedge"]) for r in roots]
+            self.assertEqual(seen[1], seen[2])
+            self.assertEqual(seen[1], seen[4])
+            # A failure inside a batch still names its rule and the first broken search.
+            p = program.run(["--scale", "8", "--roots", "3", "--validation-batch", "3", "--inject-fault"], np=2)
+            self.assertNotEqual(p.returncode, 0)
+            self.assertIn("(search 1 of 3): rule 1", p.stderr)
 
 
 if __name__ == "__main__":

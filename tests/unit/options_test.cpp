@@ -103,5 +103,18 @@ TEST(MemoryEstimate, GrowsWithScaleAndShrinksWithRanks) {
   EXPECT_GT(estimate_run_bytes(42, 16, 1, BfsOptions{}), std::int64_t{1} << 50);
 }
 
+TEST(MemoryEstimate, CountsTheValidationBatch) {
+  // Each search beyond the first: 2 bytes per vertex of trees on every rank, and the waiting
+  // parents in 4 bytes per local vertex (N < 2^32).
+  KernelChoice one, four;
+  one.bfs_validation_batch = 1;
+  four.bfs_validation_batch = 4;
+  const double n = 1 << 22;
+  EXPECT_NEAR(static_cast<double>(estimate_run_bytes(22, 16, 2, BfsOptions{}, four) -
+                                  estimate_run_bytes(22, 16, 2, BfsOptions{}, one)),
+              3 * (2 * n + 4 * (n / 2 + 64)), 2.0);
+  EXPECT_GT(parse({"--validation-batch", "3"}).run.kernels.bfs_validation_batch, 2);
+}
+
 }  // namespace
 }  // namespace g500

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <span>
+#include <stdexcept>
 
 #include "fault_cases.hpp"
 #include "test_graphs.hpp"
@@ -116,6 +118,84 @@ TEST(Validator, SourcesReadByRoundsGiveTheSameVerdicts) {
     const ValidationResult r = validate_bfs(source, part, world, kFaultGraphRoot, std::span(parents.data() + part.begin(), part.local_count()), 3);
     EXPECT_EQ(r.rule, fault.rule) << fault.name << ": " << r.message;
   }
+}
+
+// Validates `trees` (whole parent arrays) in batches of `batch`, through one buffer that each
+// search overwrites, as the harness does; the verdicts in order.
+std::vector<ValidationResult> check_in_batches(const EdgeSource& source, const Partition1D& part, vertex_t root,
+                                               const std::vector<std::vector<vertex_t>>& trees, int batch) {
+  const mpi::Comm world = mpi::Comm::world();
+  BfsBatchValidator validator(source, part, world, batch, 3);
+  EXPECT_EQ(validator.batch(), batch);
+  std::vector<vertex_t> buffer(part.local_count());
+  std::vector<ValidationResult> results;
+  for (std::size_t k = 0; k < trees.size(); ++k) {
+    std::copy(trees[k].begin() + part.begin(), trees[k].begin() + part.begin() + part.local_count(), buffer.begin());
+    if (validator.waiting() + 1 < batch && k + 1 < trees.size()) {
+      validator.wait(root, buffer);
+      std::fill(buffer.begin(), buffer.end(), vertex_t{12345});  // the next search's garbage
+    } else {
+      for (const ValidationResult& r : validator.check(root, buffer)) results.push_back(r);
+      EXPECT_EQ(validator.waiting(), 0);
+    }
+  }
+  return results;
+}
+
+TEST(ValidatorBatch, EachSearchGetsTheVerdictItGetsAlone) {
+  const mpi::Comm world = mpi::Comm::world();
+  const SliceSource source = source_of(fault_graph_edges(), world);
+  const Partition1D part(kFaultGraphVertices, world.size(), world.rank());
+  // Good trees between broken ones of every rule, so each batch mixes verdicts.
+  std::vector<std::vector<vertex_t>> trees = {fault_graph_tree()};
+  for (const FaultCase& fault : fault_cases()) {
+    trees.push_back(fault_graph_tree());
+    fault.corrupt(trees.back());
+    trees.push_back(fault_graph_tree());
+  }
+  std::vector<ValidationResult> alone;
+  for (const auto& tree : trees)
+    alone.push_back(validate_bfs(source, part, world, kFaultGraphRoot, std::span(tree.data() + part.begin(), part.local_count()), 3));
+  for (int batch : {1, 2, 3, 4, 7, 16}) {
+    const std::vector<ValidationResult> batched = check_in_batches(source, part, kFaultGraphRoot, trees, batch);
+    ASSERT_EQ(batched.size(), trees.size());
+    for (std::size_t k = 0; k < trees.size(); ++k) {
+      EXPECT_EQ(batched[k].ok, alone[k].ok) << "batch " << batch << ", search " << k;
+      EXPECT_EQ(batched[k].rule, alone[k].rule) << "batch " << batch << ", search " << k << ": " << batched[k].message;
+      EXPECT_EQ(batched[k].nedge, alone[k].nedge);
+      if (alone[k].ok) EXPECT_EQ(batched[k].nedge, kFaultGraphNedge);
+    }
+  }
+}
+
+TEST(ValidatorBatch, DeepTreesAreValidatedAloneInsideABatch) {
+  const mpi::Comm world = mpi::Comm::world();
+  const vertex_t n = 700;
+  const SliceSource source = source_of(path_edges(n), world);
+  const Partition1D part(n, world.size(), world.rank());
+  std::vector<vertex_t> shortcut = path_tree(n);
+  shortcut[500] = 498;
+  const std::vector<std::vector<vertex_t>> trees = {path_tree(n), shortcut, path_tree(n)};
+  const std::vector<ValidationResult> r = check_in_batches(source, part, 0, trees, 3);
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_TRUE(r[0].ok) << r[0].message;
+  EXPECT_EQ(r[0].nedge, n - 1);
+  EXPECT_EQ(r[1].rule, 5) << r[1].message;
+  EXPECT_TRUE(r[2].ok) << r[2].message;
+}
+
+TEST(ValidatorBatch, AFullBatchTakesNoMoreWaitingSearches) {
+  const mpi::Comm world = mpi::Comm::world();
+  const SliceSource source = source_of(fault_graph_edges(), world);
+  const Partition1D part(kFaultGraphVertices, world.size(), world.rank());
+  const auto tree = fault_graph_tree();
+  const std::span<const vertex_t> mine(tree.data() + part.begin(), part.local_count());
+  BfsBatchValidator validator(source, part, world, 2);
+  validator.wait(kFaultGraphRoot, mine);
+  EXPECT_THROW(validator.wait(kFaultGraphRoot, mine), std::logic_error);
+  const std::vector<ValidationResult> r = validator.check(kFaultGraphRoot, mine);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_TRUE(r[0].ok && r[1].ok);
 }
 
 INSTANTIATE_TEST_SUITE_P(Validator, ValidatorFault, ::testing::ValuesIn(fault_cases()),

@@ -89,8 +89,8 @@ void Hybrid1D<Column>::claim(local_t v, vertex_t parent, std::span<vertex_t> par
                              Reached& next) {
   if (!visited_.set_atomic(v)) return;
   if (!ordered_) parents[v] = parent;
-  else next.parents.push_back(parent);
-  next.vertices.push_back(v);
+  else next.parents.push_back(static_cast<Column>(parent));
+  next.vertices.push_back(static_cast<Column>(v));
   ++counts.discovered;
   counts.discovered_edges += csr_.degree(v);
 }
@@ -233,7 +233,7 @@ void Hybrid1D<Column>::write_waiting_parents(std::span<vertex_t> parents) {
     const Reached& found = thread_next_[t].value;
     for (std::size_t i = 0; i < found.vertices.size(); ++i) {
       if (i + kAhead < found.vertices.size()) __builtin_prefetch(&order_.to_old[found.vertices[i + kAhead]]);
-      parents[original_place(found.vertices[i])] = found.parents[i];
+      parents[original_place(found.vertices[i])] = static_cast<vertex_t>(found.parents[i]);
     }
   }
 }
@@ -368,7 +368,7 @@ void Hybrid1D<Column>::bitmap_to_queue() {
   const std::span<const word_t> slice = gather_->next_slice();
   for (std::size_t w = 0; w < slice.size(); ++w) {
     for (word_t bits = slice[w]; bits; bits &= bits - 1) {
-      queue_.push_back(w * kWordBits + __builtin_ctzll(bits));
+      queue_.push_back(static_cast<Column>(w * kWordBits + __builtin_ctzll(bits)));
     }
   }
 }
@@ -385,7 +385,7 @@ void Hybrid1D<Column>::search(vertex_t root, std::span<vertex_t> parents, Search
     const local_t r = ordered_ ? order_.new_of(part_.to_local(root)) : part_.to_local(root);
     parents[original_place(r)] = root;
     visited_.set(r);  // (an isolated root is already marked: it simply has no tree to grow)
-    queue_.push_back(r);
+    queue_.push_back(static_cast<Column>(r));
     root_degree = csr_.degree(r);
   }
   DirectionPolicy policy(options_.direction, part_.num_vertices(), global_entries_);

@@ -50,9 +50,10 @@ class Hybrid1D : public BfsEngine {
   StepCounts bottom_up_pass(std::span<vertex_t> parents);
   // What one thread reached in a top-down step. With the degree order the parents wait here too:
   // a parent's place is a lookup, cheaper in one prefetched pass after the step than on the spot.
+  // Both as Column: the top-down step that reaches most of the graph keeps one entry per vertex.
   struct Reached {
-    std::vector<local_t> vertices;
-    std::vector<vertex_t> parents;
+    std::vector<Column> vertices;
+    std::vector<Column> parents;
   };
   // Marks local vertex v as reached from `parent` (an original id) if nobody got there first
   // (thread-safe).
@@ -82,7 +83,7 @@ class Hybrid1D : public BfsEngine {
   big_vector<Column> first_parent_;  // first_neighbour_ in original ids
   Bitmap isolated_;       // local block: degree 0
   Bitmap visited_;        // local block
-  std::vector<local_t> queue_;  // the frontier as local indices (top-down steps)
+  std::vector<Column> queue_;  // the frontier as local indices (top-down steps)
   std::vector<std::int64_t> piece_ends_;  // where each top-down exchange round's piece of queue_ ends
   std::vector<edge_count_t> piece_edges_;  // edges before each vertex of the current piece (and after the last)
   std::vector<Padded<Reached>> thread_next_;
