@@ -93,7 +93,7 @@ Command parse_command_line(int argc, const char* const* argv) {
       ->capture_default_str();
   app.add_option("--validation-batch", run.kernels.bfs_validation_batch,
                  "BFS searches validated together, with one pass over the tuples: faster by up to that factor, "
-                 "for 2 bytes per vertex per search on every rank")
+                 "for a byte per vertex per search on every rank")
       ->capture_default_str()->check(CLI::Range(1, 16))->transform(decimal<int>());
   app.add_flag("--skip-validation", run.skip_validation, "do not validate (the output is then marked not valid)");
   app.add_option("--json", run.json_path, "write every figure of the run to this JSON file");

@@ -167,8 +167,24 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   const EdgeSource& source = *source_owner;
   const double n = generator ? static_cast<double>(generator->num_vertices())
                              : static_cast<double>(static_cast<const FileEdgeSource&>(source).num_vertices());
-  const std::int64_t estimate =
-      estimate_graph_bytes(n, static_cast<double>(source.global_tuples()), comm.size(), options.bfs, options.kernels);
+  // Validation batches hold more trees at once: a batch that would not fit shrinks, never the run.
+  KernelChoice& kernels_run = run.options.kernels;
+  const auto estimate_with = [&](const KernelChoice& k) {
+    return estimate_graph_bytes(n, static_cast<double>(source.global_tuples()), comm.size(), options.bfs, k);
+  };
+  if (kernels_run.bfs && !options.skip_validation && kernels_run.bfs_validation_batch > 1 &&
+      !memory_fits(comm, estimate_with(kernels_run))) {
+    KernelChoice one = kernels_run;
+    one.bfs_validation_batch = 1;
+    if (memory_fits(comm, estimate_with(one))) {  // (else the run itself does not fit: said below)
+      while (!memory_fits(comm, estimate_with(kernels_run))) --kernels_run.bfs_validation_batch;
+    }
+  }
+  if (kernels_run.bfs_validation_batch < options.kernels.bfs_validation_batch) {
+    progress.say("validating %d searches at a time: %d do not fit the memory", kernels_run.bfs_validation_batch,
+                 options.kernels.bfs_validation_batch);
+  }
+  const std::int64_t estimate = estimate_with(kernels_run);
   check_memory(comm, estimate, what);
   const EngineSpec& spec = find_engine(options.bfs.engine);
   // Which ranks share a node, for the traffic between and within nodes (--ranks-per-node pretends).
@@ -241,7 +257,7 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   if (kernels.bfs) {
     // Searches validated a batch at a time (one pass over the tuples for all), unless --output
     // writes each tree as its search ends.
-    BfsBatchValidator validator(source, *part, comm, output ? 1 : options.kernels.bfs_validation_batch);
+    BfsBatchValidator validator(source, *part, comm, output ? 1 : run.options.kernels.bfs_validation_batch);
     const SearchCheck bfs_check{
         validator.batch(), [&](vertex_t root) { validator.wait(root, parents); },
         [&](const std::vector<vertex_t>& batch, const std::vector<std::string>& names) {

@@ -18,7 +18,7 @@ struct KernelChoice {
   bool bfs = true;
   bool sssp = false;
   float delta = 0.1f;
-  int bfs_validation_batch = 2;
+  int bfs_validation_batch = 4;
 };
 
 struct RunOptions {

@@ -3,12 +3,14 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 #include <optional>
 #include <stdexcept>
 #include <vector>
 
 #include "core/big_vector.hpp"
+#include "core/packed_ints.hpp"
 #include "core/bitmap.hpp"
 #include "core/padded.hpp"
 #include "exchange/owner_buckets.hpp"
@@ -22,28 +24,41 @@ namespace {
 
 // Every rank holds every vertex's level in the tree and a few bits of a hash of its parent, so it
 // checks its own share of the tuples where it generated them: no tuple travels. Level and
-// fingerprint sit side by side, so each endpoint costs one cache miss. Narrow entries (2 bytes, N
-// of them per rank, as many as the engines' degree codes) serve trees of up to 254 levels; deeper
-// trees (long paths in graph files) take wide ones.
-template <class Level>
-struct TreeEntry {
-  static constexpr Level kUnreached = std::numeric_limits<Level>::max();
-  static constexpr Level kDeepest = kUnreached - 1;
-  Level level = kUnreached;
-  Level fingerprint = 0;  // of the parent: a tuple (v, p) can be v's tree edge only if they match
+// fingerprint sit side by side, so each endpoint costs one cache miss. Two layouts:
+//  - PackedEntry, one byte: levels 0-14 and a 4-bit fingerprint. Graph500 trees are a few levels
+//    deep, and a batch's scan is bound by the misses into its table, which this halves;
+//  - WideEntry<Level>: a Level each, for deeper trees (254 levels in 2 bytes; long paths in
+//    graph files take 32-bit levels).
+// A tuple (v, p) can be v's tree edge only if p's fingerprint is the one v keeps of its parent.
+inline std::uint64_t parent_hash(vertex_t parent) { return static_cast<std::uint64_t>(parent) * 0x9E3779B97F4A7C15ull; }
+
+struct PackedEntry {
+  static constexpr std::uint32_t kUnreached = 15, kDeepest = 14;
+  std::uint8_t bits = kUnreached;  // level below, fingerprint above
+  std::uint32_t level() const { return bits & 15u; }
+  std::uint32_t fingerprint() const { return bits >> 4; }
+  void set_level(std::uint32_t level) { bits = static_cast<std::uint8_t>((bits & 0xf0u) | level); }
+  void set_parent(vertex_t parent) { bits = static_cast<std::uint8_t>((bits & 15u) | (fingerprint_of(parent) << 4)); }
+  static std::uint32_t fingerprint_of(vertex_t parent) { return static_cast<std::uint32_t>(parent_hash(parent) >> 60); }
 };
 
 template <class Level>
-Level fingerprint_of(vertex_t parent) {
-  return static_cast<Level>((static_cast<std::uint64_t>(parent) * 0x9E3779B97F4A7C15ull) >> 40);
-}
+struct WideEntry {
+  static constexpr std::uint32_t kUnreached = std::numeric_limits<Level>::max(), kDeepest = kUnreached - 1;
+  Level level_ = static_cast<Level>(kUnreached);
+  Level fingerprint_ = 0;
+  std::uint32_t level() const { return level_; }
+  std::uint32_t fingerprint() const { return fingerprint_; }
+  void set_level(std::uint32_t level) { level_ = static_cast<Level>(level); }
+  void set_parent(vertex_t parent) { fingerprint_ = static_cast<Level>(fingerprint_of(parent)); }
+  static std::uint32_t fingerprint_of(vertex_t parent) { return static_cast<Level>(parent_hash(parent) >> 40); }
+};
 
 // The trees of a batch, on every rank: search s's entry for vertex v at v * slots + s, so that a
 // tuple's endpoint is one cache miss for the whole batch.
-template <class Level>
+template <class Entry>
 class TreeTable {
  public:
-  using Entry = TreeEntry<Level>;
   TreeTable(vertex_t n, int slots) : slots_(slots), entries_(static_cast<std::size_t>(n) * slots) {}
   int slots() const { return slots_; }
   Entry& at(vertex_t v, int s) { return entries_[static_cast<std::size_t>(v) * slots_ + s]; }
@@ -54,16 +69,21 @@ class TreeTable {
   big_vector<Entry> entries_;
 };
 
-// A search's parents as the scan reads them: in place (the search just ended), or the narrow
-// copy a waiting search keeps (kNoParent wraps to 2^32 - 1, never an id when N < 2^32).
+// A search's parents as the scan reads them: in place (the search just ended), or the copy a
+// waiting search keeps, each parent + 1 in bit_width(N) bits (0: none).
 struct SlotParents {
   const vertex_t* wide = nullptr;
-  const std::uint32_t* narrow = nullptr;
-  vertex_t operator[](local_t i) const {
-    return wide ? wide[i] : narrow[i] == ~std::uint32_t{0} ? kNoParent : static_cast<vertex_t>(narrow[i]);
-  }
-  const void* address(local_t i) const { return wide ? static_cast<const void*>(wide + i) : narrow + i; }
+  const PackedInts* packed = nullptr;
+  vertex_t operator[](local_t i) const { return wide ? wide[i] : static_cast<vertex_t>(packed->get(i)) - 1; }
+  const void* address(local_t i) const { return wide ? static_cast<const void*>(wide + i) : packed->address(i); }
 };
+
+// The width a waiting search's parents are kept in (parent + 1, up to N), or 0 when only whole
+// vertex_t will do.
+int kept_parent_bits(vertex_t n) {
+  const int bits = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n)));
+  return bits <= PackedInts::kMaxBits ? bits : 0;
+}
 
 constexpr int kMaxBatch = 16;
 
@@ -94,17 +114,17 @@ Bitmap check_parent_ids(const Partition1D& part, vertex_t root, std::span<const 
 // Rule 1 and the levels of search `slot`, replicated: pass d gives level d to each vertex whose
 // parent has level d - 1, and every rank learns which vertices those were (as bitmap words, or as
 // positions once few). Every rank then fills in the fingerprints of its own vertices and gathers
-// them. False when the tree is deeper than Level holds.
-template <class Level>
+// them (whole entries: the owner's holds the level too). False when the tree is deeper than an
+// Entry holds.
+template <class Entry>
 bool replicate_tree(const Partition1D& part, const mpi::Comm& comm, vertex_t root, std::span<const vertex_t> parents,
-                    TreeTable<Level>& tree, int slot, Failure& failure) {
-  using Entry = TreeEntry<Level>;
+                    TreeTable<Entry>& tree, int slot, Failure& failure) {
   const vertex_t n = part.num_vertices();
 #pragma omp parallel for schedule(static)
   for (vertex_t v = 0; v < n; ++v) tree.at(v, slot) = Entry{};
   Bitmap pending = check_parent_ids(part, root, parents, failure);
   if (agree(comm, failure).rule) return true;
-  tree.at(root, slot).level = 0;
+  tree.at(root, slot).set_level(0);
   exchange::SliceGather gather(comm, {part.word_counts(), part.word_displs()});
   Bitmap fresh(part.local_count()), fresh_all(n);
   const bool positions_fit = exchange::SliceGather::positions_fit(part.count_of(0) + kWordBits);
@@ -116,7 +136,7 @@ bool replicate_tree(const Partition1D& part, const mpi::Comm& comm, vertex_t roo
       word_t now = 0;
       for (word_t left = bits; left; left &= left - 1) {
         const int b = __builtin_ctzll(left);
-        if (tree.at(parents[w * kWordBits + b], slot).level == d - 1) now |= word_t{1} << b;
+        if (tree.at(parents[w * kWordBits + b], slot).level() == d - 1) now |= word_t{1} << b;
       }
       fresh.data()[w] = now;
       bits &= ~now;
@@ -135,17 +155,17 @@ bool replicate_tree(const Partition1D& part, const mpi::Comm& comm, vertex_t roo
     }
     if (d > Entry::kDeepest) return false;
     gather.gather(fresh, fresh_all, positions_fit && found_all < n / 64);
-    const Level level = static_cast<Level>(d);
+    const std::uint32_t level = static_cast<std::uint32_t>(d);
 #pragma omp parallel for schedule(static)
     for (std::int64_t w = 0; w < fresh_all.num_words(); ++w)
-      for (word_t bits = fresh_all.word(w); bits; bits &= bits - 1) tree.at(w * kWordBits + __builtin_ctzll(bits), slot).level = level;
+      for (word_t bits = fresh_all.word(w); bits; bits &= bits - 1) tree.at(w * kWordBits + __builtin_ctzll(bits), slot).set_level(level);
   }
   // (A chain that never reached the root is reported by the caller; its fingerprints do no harm.)
   const vertex_t begin = part.begin();
 #pragma omp parallel for schedule(static)
   for (local_t i = 0; i < part.local_count(); ++i)
-    if (parents[i] != kNoParent) tree.at(begin + i, slot).fingerprint = fingerprint_of<Level>(parents[i]);
-  comm.allgatherv_strided_inplace(&tree.at(0, slot).fingerprint, sizeof(Entry) * tree.slots(), part.vertex_counts(),
+    if (parents[i] != kNoParent) tree.at(begin + i, slot).set_parent(parents[i]);
+  comm.allgatherv_strided_inplace(&tree.at(0, slot), sizeof(Entry) * tree.slots(), part.vertex_counts(),
                                   part.vertex_displs());
   return true;
 }
@@ -153,13 +173,13 @@ bool replicate_tree(const Partition1D& part, const mpi::Comm& comm, vertex_t roo
 // Rules 3 and 4 on every tuple of this rank's share, where it is generated, for the first
 // parents.size() searches of `tree`. Rule 5: a tuple (v, p) with v one level below p and p's
 // fingerprint equal to v's parent's is a candidate tree edge of v; v's owner confirms it if p is
-// v's parent. Only candidates travel (about one per vertex plus one in 2^(8 sizeof Level) of the
-// other tuples). Adds to each search's failure; returns each search's count of this rank's nedge.
-template <class Level, class Id>
+// v's parent. Only candidates travel (about one per vertex plus the tuples one level apart whose
+// fingerprints match by chance: 1 in 16 with packed entries). Adds to each search's failure;
+// returns each search's count of this rank's nedge.
+template <class Entry, class Id>
 std::vector<std::int64_t> scan_tuples(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
-                                      const TreeTable<Level>& tree, std::span<const SlotParents> parents,
+                                      const TreeTable<Entry>& tree, std::span<const SlotParents> parents,
                                       std::int64_t chunk, std::span<Failure> failures) {
-  using Entry = TreeEntry<Level>;
   struct Candidate {
     Id child, parent;
     std::uint32_t slot;
@@ -205,17 +225,18 @@ std::vector<std::int64_t> scan_tuples(const EdgeSource& source, const Partition1
       const vertex_t u = edges[k].u, v = edges[k].v;
       const Entry* const row_u = tree.row(u);
       const Entry* const row_v = tree.row(v);
-      const Level fp_u = fingerprint_of<Level>(u), fp_v = fingerprint_of<Level>(v);
+      const std::uint32_t fp_u = Entry::fingerprint_of(u), fp_v = Entry::fingerprint_of(v);
       for (int s = 0; s < slots_here; ++s) {
         const Entry eu = row_u[s], ev = row_v[s];
         // Without branches on the levels, which vary at random from tuple to tuple; only a broken
         // rule or a candidate (a few percent of tuples) branches.
-        const bool in_u = eu.level != Entry::kUnreached, in_v = ev.level != Entry::kUnreached;
-        const std::int64_t diff = std::int64_t{eu.level} - std::int64_t{ev.level};
+        const std::uint32_t lu = eu.level(), lv = ev.level();
+        const bool in_u = lu != Entry::kUnreached, in_v = lv != Entry::kUnreached;
+        const std::int64_t diff = std::int64_t{lu} - std::int64_t{lv};
         const bool both = in_u & in_v;
         nedge[s] += both;
-        const bool up = both & (diff == 1) & (eu.fingerprint == fp_v);
-        const bool down = both & (diff == -1) & (ev.fingerprint == fp_u);
+        const bool up = both & (diff == 1) & (eu.fingerprint() == fp_v);
+        const bool down = both & (diff == -1) & (ev.fingerprint() == fp_u);
         if (__builtin_expect(up | down, 0)) {
           if (up) candidate(t, s, u, v);
           else candidate(t, s, v, u);
@@ -228,8 +249,8 @@ std::vector<std::int64_t> scan_tuples(const EdgeSource& source, const Partition1
             f.set(4, "edge (" + vid(u) + ", " + vid(v) + ") joins reached vertex " + vid(in) + " to unreached vertex " +
                          vid(out));
           } else {
-            f.set(3, "edge (" + vid(u) + ", " + vid(v) + ") spans levels " + std::to_string(eu.level) + " and " +
-                         std::to_string(ev.level));
+            f.set(3, "edge (" + vid(u) + ", " + vid(v) + ") spans levels " + std::to_string(lu) + " and " +
+                         std::to_string(lv));
           }
         }
       }
@@ -260,10 +281,10 @@ std::vector<std::int64_t> scan_tuples(const EdgeSource& source, const Partition1
       nedge[s] += thread_nedge[at];
       if (thread_failure[at].rule) failures[s].set(thread_failure[at].rule, thread_failure[at].message);
     }
-    const TreeEntry<Level>* rows = tree.row(part.begin());
+    const Entry* rows = tree.row(part.begin());
     for (local_t i = 0; i < part.local_count(); ++i) {
-      const Entry& e = rows[i * stride + s];
-      if (e.level != Entry::kUnreached && e.level > 0 && !confirmed[s].test(i)) {
+      const std::uint32_t level = rows[i * stride + s].level();
+      if (level != Entry::kUnreached && level > 0 && !confirmed[s].test(i)) {
         failures[s].set(5, "vertex " + vid(part.to_global(i)) + " has parent " + vid(parents[s][i]) +
                                ", which no input edge joins it to");
         break;
@@ -286,38 +307,38 @@ std::vector<ValidationResult> agreed_results(const mpi::Comm& comm, std::span<co
   return results;
 }
 
-// One search alone with Level-wide entries; nullopt when its tree is deeper than Level holds.
-template <class Level>
+// One search alone; nullopt when its tree is deeper than an Entry holds.
+template <class Entry>
 std::optional<ValidationResult> validate_alone(const EdgeSource& source, const Partition1D& part,
                                                const mpi::Comm& comm, vertex_t root, std::span<const vertex_t> parents,
                                                std::int64_t chunk) {
-  TreeTable<Level> tree(part.num_vertices(), 1);
+  TreeTable<Entry> tree(part.num_vertices(), 1);
   Failure failure[1];
-  if (!replicate_tree<Level>(part, comm, root, parents, tree, 0, failure[0])) return std::nullopt;
+  if (!replicate_tree<Entry>(part, comm, root, parents, tree, 0, failure[0])) return std::nullopt;
   Failure agreed = agree(comm, failure[0]);
   if (agreed.rule) return ValidationResult{false, agreed.rule, agreed.message, 0};
   const SlotParents in_place[1] = {{parents.data(), nullptr}};
   const std::vector<std::int64_t> nedge =
-      fits_32_bit(part.num_vertices()) ? scan_tuples<Level, std::uint32_t>(source, part, comm, tree, in_place, chunk, failure)
-                                       : scan_tuples<Level, vertex_t>(source, part, comm, tree, in_place, chunk, failure);
+      fits_32_bit(part.num_vertices()) ? scan_tuples<Entry, std::uint32_t>(source, part, comm, tree, in_place, chunk, failure)
+                                       : scan_tuples<Entry, vertex_t>(source, part, comm, tree, in_place, chunk, failure);
   return agreed_results(comm, failure, nedge).front();
 }
 
 }  // namespace
 
-// The batch keeps narrow trees (trees of up to 254 levels); a deeper one is validated alone, at
-// once, with wide entries.
+// The batch keeps packed trees (up to 14 levels); a deeper one is validated alone, at once, with
+// wide entries (2 bytes, or 8 for more than 254 levels).
 struct BfsBatchValidator::Impl {
-  using Level = std::uint8_t;
+  using Entry = PackedEntry;
   const EdgeSource& source;
   const Partition1D& part;
   const mpi::Comm& comm;
   int batch;
   std::int64_t chunk;
-  bool narrow_ids;  // waiting parents kept in 32 bits
-  std::optional<TreeTable<Level>> tree;  // made at the first search, kept for the run
-  big_vector<std::uint32_t> kept_narrow;  // slot s's parents at s * local_count
-  big_vector<vertex_t> kept_wide;
+  int parent_bits;  // kept_parent_bits(N)
+  std::optional<TreeTable<Entry>> tree;  // made at the first search, kept for the run
+  std::vector<PackedInts> kept_packed;   // the waiting searches' parents, by slot
+  big_vector<vertex_t> kept_wide;        // (when ids are too wide to pack: slot s at s * local_count)
   struct Search {
     int slot = -1;            // its trees' slot, or -1 when already decided
     ValidationResult result;  // when decided
@@ -331,12 +352,14 @@ struct BfsBatchValidator::Impl {
     if (!tree) tree.emplace(part.num_vertices(), batch);
     Search search;
     Failure failure;
-    const bool fits = replicate_tree<Level>(part, comm, root, parents, *tree, slots_used, failure);
+    const bool fits = replicate_tree<Entry>(part, comm, root, parents, *tree, slots_used, failure);
     const Failure agreed = agree(comm, failure);
     if (agreed.rule) {
       search.result = {false, agreed.rule, agreed.message, 0};
     } else if (!fits) {
-      search.result = *validate_alone<std::uint32_t>(source, part, comm, root, parents, chunk);
+      std::optional<ValidationResult> alone = validate_alone<WideEntry<std::uint8_t>>(source, part, comm, root, parents, chunk);
+      if (!alone) alone = validate_alone<WideEntry<std::uint32_t>>(source, part, comm, root, parents, chunk);
+      search.result = *alone;
     } else {
       search.slot = slots_used++;
       if (keep) keep_parents(search.slot, parents);
@@ -346,28 +369,30 @@ struct BfsBatchValidator::Impl {
 
   void keep_parents(int slot, std::span<const vertex_t> parents) {
     const local_t n_local = part.local_count();
-    const std::size_t at = static_cast<std::size_t>(slot) * n_local;
-    if (narrow_ids) {
-      if (kept_narrow.empty()) kept_narrow.resize(static_cast<std::size_t>(batch - 1) * n_local);
+    if (parent_bits > 0) {
+      if (kept_packed.empty()) kept_packed.assign(batch - 1, PackedInts(n_local, parent_bits));
+      PackedInts& kept = kept_packed[slot];
+      // Runs of 64 entries fill whole words: one thread each.
 #pragma omp parallel for schedule(static)
-      for (local_t i = 0; i < n_local; ++i) kept_narrow[at + i] = static_cast<std::uint32_t>(parents[i]);
+      for (local_t run = 0; run < (n_local + 63) / 64; ++run)
+        for (local_t i = run * 64; i < std::min(n_local, run * 64 + 64); ++i)
+          kept.set(i, static_cast<std::uint64_t>(parents[i] + 1));
     } else {
       if (kept_wide.empty()) kept_wide.resize(static_cast<std::size_t>(batch - 1) * n_local);
-      std::copy(parents.begin(), parents.end(), kept_wide.begin() + static_cast<std::ptrdiff_t>(at));
+      std::copy(parents.begin(), parents.end(), kept_wide.begin() + static_cast<std::ptrdiff_t>(slot) * n_local);
     }
   }
 
   SlotParents kept(int slot) const {
-    const std::size_t at = static_cast<std::size_t>(slot) * part.local_count();
-    if (narrow_ids) return {nullptr, kept_narrow.data() + at};
-    return {kept_wide.data() + at, nullptr};
+    if (parent_bits > 0) return {nullptr, &kept_packed[slot]};
+    return {kept_wide.data() + static_cast<std::size_t>(slot) * part.local_count(), nullptr};
   }
 };
 
 BfsBatchValidator::BfsBatchValidator(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
                                      int batch, std::int64_t chunk)
-    : impl_(new Impl{source, part, comm, std::clamp(batch, 1, kMaxBatch), chunk,
-                     part.num_vertices() < (vertex_t{1} << 32), std::nullopt, {}, {}, {}, 0}) {}
+    : impl_(new Impl{source, part, comm, std::clamp(batch, 1, kMaxBatch), chunk, kept_parent_bits(part.num_vertices()),
+                     std::nullopt, {}, {}, {}, 0}) {}
 
 BfsBatchValidator::~BfsBatchValidator() = default;
 
@@ -394,8 +419,8 @@ std::vector<ValidationResult> BfsBatchValidator::check(vertex_t root, std::span<
   if (b.slots_used > 0) {
     const std::vector<std::int64_t> nedge =
         fits_32_bit(b.part.num_vertices())
-            ? scan_tuples<Impl::Level, std::uint32_t>(b.source, b.part, b.comm, *b.tree, slot_parents, b.chunk, failures)
-            : scan_tuples<Impl::Level, vertex_t>(b.source, b.part, b.comm, *b.tree, slot_parents, b.chunk, failures);
+            ? scan_tuples<Impl::Entry, std::uint32_t>(b.source, b.part, b.comm, *b.tree, slot_parents, b.chunk, failures)
+            : scan_tuples<Impl::Entry, vertex_t>(b.source, b.part, b.comm, *b.tree, slot_parents, b.chunk, failures);
     scanned = agreed_results(b.comm, failures, nedge);
   }
   std::vector<ValidationResult> results;
@@ -406,8 +431,9 @@ std::vector<ValidationResult> BfsBatchValidator::check(vertex_t root, std::span<
 }
 
 double BfsBatchValidator::extra_bytes(double n, double n_local, int batch) {
-  const double id_bytes = n < 4294967296.0 ? 4 : 8;
-  return std::max(0, batch - 1) * (2 * n + id_bytes * n_local);
+  const int bits = kept_parent_bits(static_cast<vertex_t>(std::min(n, 9.0e18)));
+  const double parent_bytes = bits > 0 ? bits / 8.0 : 8.0;
+  return std::max(0, batch - 1) * (sizeof(Impl::Entry) * n + parent_bytes * n_local);
 }
 
 ValidationResult validate_bfs(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm, vertex_t root,
@@ -417,13 +443,14 @@ ValidationResult validate_bfs(const EdgeSource& source, const Partition1D& part,
 
 std::vector<std::int32_t> tree_depths(const Partition1D& part, const mpi::Comm& comm, vertex_t root,
                                       std::span<const vertex_t> parents) {
+  using Entry = WideEntry<std::uint32_t>;
   Failure ignored;  // a broken tree leaves its detached vertices at -1
-  TreeTable<std::uint32_t> tree(part.num_vertices(), 1);
-  replicate_tree<std::uint32_t>(part, comm, root, parents, tree, 0, ignored);
+  TreeTable<Entry> tree(part.num_vertices(), 1);
+  replicate_tree<Entry>(part, comm, root, parents, tree, 0, ignored);
   std::vector<std::int32_t> depth(part.local_count(), -1);
   for (local_t i = 0; i < part.local_count(); ++i) {
-    const auto& e = tree.at(part.to_global(i), 0);
-    if (e.level != TreeEntry<std::uint32_t>::kUnreached) depth[i] = static_cast<std::int32_t>(e.level);
+    const std::uint32_t level = tree.at(part.to_global(i), 0).level();
+    if (level != Entry::kUnreached) depth[i] = static_cast<std::int32_t>(level);
   }
   return depth;
 }

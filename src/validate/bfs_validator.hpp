@@ -38,8 +38,9 @@ struct ValidationResult {
 // Validates a batch of searches with one pass over the edge source: each rank regenerates its
 // tuples once and checks them against every tree of the batch, whose entries sit side by side so
 // one cache miss per endpoint serves them all. Regenerating the tuples is most of a validation's
-// time; a batch of k searches costs, per vertex on every rank, 2 bytes a search for the trees and,
-// on its owner, a copy of the parents of each search that waits (4 bytes when N < 2^32).
+// time; a batch of k searches costs, per vertex on every rank, a byte a search for the trees (a
+// tree deeper than 14 levels is validated alone, with wider entries) and, on its owner, a copy of
+// the parents of each search that waits (bit_width(N) bits each).
 class BfsBatchValidator {
  public:
   // `batch` >= 1 searches at a time; `chunk` bounds the tuples examined per round.

@@ -3,6 +3,7 @@
 #include <random>
 
 #include "core/bitmap.hpp"
+#include "core/packed_ints.hpp"
 
 namespace g500 {
 namespace {
@@ -62,6 +63,30 @@ TEST_P(SummaryGranularity, MatchesBruteForce) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Bitmap, SummaryGranularity, ::testing::Values(1, 2, 8, 32, 64, 128, 256, 4096));
+
+}  // namespace
+}  // namespace g500
+
+namespace g500 {
+namespace {
+
+TEST(PackedInts, HoldsEveryWidthEndToEnd) {
+  for (int bits : {1, 5, 22, 23, 32, 33, 57}) {
+    const std::int64_t n = 1000;
+    PackedInts packed(n, bits);
+    const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
+    const auto value = [&](std::int64_t i) { return (static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ull) & mask; };
+    for (std::int64_t i = 0; i < n; ++i) packed.set(i, value(i));
+    for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(packed.get(i), value(i)) << bits << " bits, entry " << i;
+    packed.set(500, mask);  // all ones next to its neighbours
+    packed.set(501, 0);
+    EXPECT_EQ(packed.get(499), value(499));
+    EXPECT_EQ(packed.get(500), mask);
+    EXPECT_EQ(packed.get(501), 0u);
+    EXPECT_EQ(packed.get(502), value(502));
+    EXPECT_LE(packed.bytes(), (n + 63) / 64 * bits * 8 + 8);
+  }
+}
 
 }  // namespace
 }  // namespace g500

@@ -104,15 +104,15 @@ TEST(MemoryEstimate, GrowsWithScaleAndShrinksWithRanks) {
 }
 
 TEST(MemoryEstimate, CountsTheValidationBatch) {
-  // Each search beyond the first: 2 bytes per vertex of trees on every rank, and the waiting
-  // parents in 4 bytes per local vertex (N < 2^32).
+  // Each search beyond the first: a byte per vertex of trees on every rank, and the waiting
+  // parents in bit_width(N) = 23 bits per local vertex.
   KernelChoice one, four;
   one.bfs_validation_batch = 1;
   four.bfs_validation_batch = 4;
   const double n = 1 << 22;
   EXPECT_NEAR(static_cast<double>(estimate_run_bytes(22, 16, 2, BfsOptions{}, four) -
                                   estimate_run_bytes(22, 16, 2, BfsOptions{}, one)),
-              3 * (2 * n + 4 * (n / 2 + 64)), 2.0);
+              3 * (n + 23.0 / 8 * (n / 2 + 64)), 2.0);
   EXPECT_GT(parse({"--validation-batch", "3"}).run.kernels.bfs_validation_batch, 2);
 }
 

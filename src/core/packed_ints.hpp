@@ -1,0 +1,49 @@
+#pragma once
+// Unsigned integers of a fixed width (1 to 57 bits) packed end to end in 64-bit words: an array
+// of N-vertex ids in bit_width(N) bits instead of 32 or 64. Entries 64k .. 64k + 63 fill whole
+// words (bits words of them), so threads that write disjoint runs of 64 entries never share a word.
+#include <cstdint>
+#include <cstring>
+
+#include "core/big_vector.hpp"
+
+namespace g500 {
+
+class PackedInts {
+ public:
+  static constexpr int kMaxBits = 57;  // a read is one unaligned 64-bit load
+  PackedInts() = default;
+  PackedInts(std::int64_t count, int bits)
+      : bits_(bits), mask_((std::uint64_t{1} << bits) - 1), words_(static_cast<std::size_t>((count + 63) / 64 * bits + 1), 0) {}
+
+  int bits() const { return bits_; }
+  std::int64_t bytes() const { return static_cast<std::int64_t>(words_.size() * sizeof(std::uint64_t)); }
+
+  std::uint64_t get(std::int64_t i) const {
+    const std::uint64_t bit = static_cast<std::uint64_t>(i) * bits_;
+    std::uint64_t w;
+    std::memcpy(&w, reinterpret_cast<const unsigned char*>(words_.data()) + bit / 8, sizeof w);
+    return (w >> (bit % 8)) & mask_;
+  }
+  // Not thread-safe within a run of 64 entries (see above). value < 2^bits.
+  void set(std::int64_t i, std::uint64_t value) {
+    const std::uint64_t bit = static_cast<std::uint64_t>(i) * bits_;
+    const std::size_t word = bit / 64;
+    const int shift = static_cast<int>(bit % 64);
+    words_[word] = (words_[word] & ~(mask_ << shift)) | (value << shift);
+    if (shift + bits_ > 64) {
+      const int high = 64 - shift;
+      words_[word + 1] = (words_[word + 1] & ~(mask_ >> high)) | (value >> high);
+    }
+  }
+  const void* address(std::int64_t i) const {
+    return reinterpret_cast<const unsigned char*>(words_.data()) + static_cast<std::uint64_t>(i) * bits_ / 8;
+  }
+
+ private:
+  int bits_ = 1;
+  std::uint64_t mask_ = 1;
+  big_vector<std::uint64_t> words_;  // one word more, so the last entry's 8-byte load stays inside
+};
+
+}  // namespace g500
