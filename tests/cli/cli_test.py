@@ -422,6 +422,16 @@ class GoodRun(unittest.TestCase):
                 seen[batch] = [(r["root"], r["nedge"]) for r in roots]
             self.assertEqual(seen[1], seen[2])
             self.assertEqual(seen[1], seen[4])
+            # --skip-validation counts the same edges, in batches as well.
+            for batch in (1, 4):
+                out = os.path.join(tmp, f"s{batch}.json")
+                p = program.run(["--scale", "10", "--roots", "5", "-q", "--skip-validation", "--validation-batch",
+                                 str(batch), "--json", out], np=2)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                with open(out) as f:
+                    roots = json.load(f)["runs"]
+                self.assertEqual([r["result"] for r in roots], ["not validated"] * 5)
+                self.assertEqual([(r["root"], r["nedge"]) for r in roots], seen[1])
             # A failure inside a batch still names its rule and the first broken search.
             p = program.run(["--scale", "8", "--roots", "3", "--validation-batch", "3", "--inject-fault"], np=2)
             self.assertNotEqual(p.returncode, 0)

@@ -198,6 +198,43 @@ TEST(ValidatorBatch, AFullBatchTakesNoMoreWaitingSearches) {
   EXPECT_TRUE(r[0].ok && r[1].ok);
 }
 
+TEST(ValidatorBatch, ReachedCountsInBatchesAreEachSearchsOwn) {
+  const mpi::Comm world = mpi::Comm::world();
+  const SliceSource source = source_of(fault_graph_edges(), world);
+  const Partition1D part(kFaultGraphVertices, world.size(), world.rank());
+  // Trees reaching more or fewer vertices: the whole tree, then with leaves cut off one by one.
+  std::vector<std::vector<vertex_t>> trees = {fault_graph_tree()};
+  for (int cut = 0; cut < 5; ++cut) {
+    trees.push_back(trees.back());
+    for (vertex_t v = kFaultGraphVertices - 1; v >= 0; --v) {
+      if (v != kFaultGraphRoot && trees.back()[v] != kNoParent) {
+        trees.back()[v] = kNoParent;
+        break;
+      }
+    }
+  }
+  std::vector<std::int64_t> alone;
+  for (const auto& tree : trees)
+    alone.push_back(count_reached_tuples(source, part, world, std::span(tree.data() + part.begin(), part.local_count()), 3));
+  EXPECT_EQ(alone.front(), kFaultGraphNedge);
+  EXPECT_LT(alone.back(), alone.front());
+  for (int batch : {2, 4, 16}) {
+    ReachedTupleCounter counter(source, part, world, batch, 3);
+    std::vector<vertex_t> buffer(part.local_count());
+    std::vector<std::int64_t> batched;
+    for (std::size_t k = 0; k < trees.size(); ++k) {
+      std::copy(trees[k].begin() + part.begin(), trees[k].begin() + part.begin() + part.local_count(), buffer.begin());
+      if ((k + 1) % batch != 0 && k + 1 < trees.size()) {
+        counter.wait(buffer);
+        std::fill(buffer.begin(), buffer.end(), kNoParent);
+      } else {
+        for (std::int64_t c : counter.count(buffer)) batched.push_back(c);
+      }
+    }
+    EXPECT_EQ(batched, alone) << "batch " << batch;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Validator, ValidatorFault, ::testing::ValuesIn(fault_cases()),
                          [](const auto& info) { return info.param.name; });
 
