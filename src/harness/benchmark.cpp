@@ -255,9 +255,10 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   if (!options.output_path.empty()) output.emplace(comm, options.output_path, options.output_binary, source);
 
   if (kernels.bfs) {
-    // Searches validated a batch at a time (one pass over the tuples for all), unless --output
-    // writes each tree as its search ends.
-    BfsBatchValidator validator(source, *part, comm, output ? 1 : run.options.kernels.bfs_validation_batch);
+    // Searches validated (or counted) a batch at a time, one pass over the tuples for all, unless
+    // --output writes each tree as its search ends.
+    const int batch = output ? 1 : run.options.kernels.bfs_validation_batch;
+    BfsBatchValidator validator(source, *part, comm, batch);
     const SearchCheck bfs_check{
         validator.batch(), [&](vertex_t root) { validator.wait(root, parents); },
         [&](const std::vector<vertex_t>& batch, const std::vector<std::string>& names) {
@@ -269,7 +270,7 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
           }
           return nedge;
         }};
-    ReachedTupleCounter counter(source, *part, comm, run.options.kernels.bfs_validation_batch);
+    ReachedTupleCounter counter(source, *part, comm, batch);
     const SearchCheck bfs_count{counter.batch(), [&](vertex_t) { counter.wait(parents); },
                                 [&](const std::vector<vertex_t>&, const std::vector<std::string>&) {
                                   return counter.count(parents);

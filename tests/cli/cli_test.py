@@ -383,6 +383,18 @@ class GoodRun(unittest.TestCase):
                         self.assertLessEqual(tree[parent][1], x)
             for r in {r for _, r in trees}:
                 self.assertEqual(set(trees[("bfs", r)]), set(trees[("sssp", r)]))
+            # Without validation too (edge counts in batches): each root's own tree, the same depths.
+            skipped = os.path.join(tmp, "skipped.txt")
+            p = program.run(["--scale", "8", "--roots", "2", "-q", "--skip-validation", "--output", skipped], np=2)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            depths = set()
+            with open(skipped) as f:
+                for line in f:
+                    k, r, v, parent, x = line.split()
+                    depths.add((int(r), int(v), float(x)))
+                    if v == r:
+                        self.assertEqual(parent, r)
+            self.assertEqual(depths, {(r, v, x) for k, r, v, _, x in lines if k == "bfs"})
             with open(binary, "rb") as f:
                 data = f.read()
             self.assertEqual(len(data) % 40, 0)
