@@ -38,8 +38,9 @@ std::int64_t estimate_graph_bytes(double n, double m, int num_ranks, const BfsOp
   // No edge list is kept: each stage reads rounds of tuples again (one round buffer at a time).
   double bytes = 16 * std::min(m_local, build_round);                                   // a round of tuples
   bytes += 8 * n_local + n_local / 8 + 3 * 8 * std::min(2 * m_local, root_scan_round);  // parents, roots scan
-  // BFS validation: every vertex's level and parent fingerprint on every rank (2 bytes each, for
-  // trees of up to 254 levels), bitmaps, and tree-edge candidates (buckets, sent, received)
+  // BFS validation: every vertex's level and parent fingerprint on every rank (2 bytes: a tree too
+  // deep for a batch's 1-byte entries is checked alone with 2-byte ones), bitmaps, and tree-edge
+  // candidates (buckets, sent, received); then what each further search of a batch adds
   bytes += 2 * n + n / 8 + 3 * n_local / 8 + 3 * 2 * 8 * std::min(m_local, validation_round);
   if (kernels.bfs) bytes += BfsBatchValidator::extra_bytes(n, n_local, kernels.bfs_validation_batch);
   const GraphShape shape{n, m, num_ranks};

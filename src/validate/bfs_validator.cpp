@@ -211,10 +211,7 @@ std::vector<std::int64_t> scan_tuples(const EdgeSource& source, const Partition1
     }
   };
   constexpr std::int64_t kAhead = 16;
-  // The scan, compiled apart for each batch size up to 4 so that its loop over the batch unrolls
-  // (Fixed = 0: any size).
-  const auto scan_fixed = [&]<int Fixed>(int t, std::span<const Edge> edges) {
-    const int slots_here = Fixed ? Fixed : slots;
+  const auto scan = [&](int t, std::span<const Edge> edges) {
     std::int64_t nedge[kMaxBatch] = {};
     const std::int64_t n = static_cast<std::int64_t>(edges.size());
     for (std::int64_t k = 0; k < n; ++k) {
@@ -226,7 +223,7 @@ std::vector<std::int64_t> scan_tuples(const EdgeSource& source, const Partition1
       const Entry* const row_u = tree.row(u);
       const Entry* const row_v = tree.row(v);
       const std::uint32_t fp_u = Entry::fingerprint_of(u), fp_v = Entry::fingerprint_of(v);
-      for (int s = 0; s < slots_here; ++s) {
+      for (int s = 0; s < slots; ++s) {
         const Entry eu = row_u[s], ev = row_v[s];
         // Without branches on the levels, which vary at random from tuple to tuple; only a broken
         // rule or a candidate (a few percent of tuples) branches.
@@ -255,16 +252,7 @@ std::vector<std::int64_t> scan_tuples(const EdgeSource& source, const Partition1
         }
       }
     }
-    for (int s = 0; s < slots_here; ++s) thread_nedge[static_cast<std::size_t>(t) * slots + s] += nedge[s];
-  };
-  const auto scan = [&](int t, std::span<const Edge> edges) {
-    switch (slots) {
-      case 1: return scan_fixed.template operator()<1>(t, edges);
-      case 2: return scan_fixed.template operator()<2>(t, edges);
-      case 3: return scan_fixed.template operator()<3>(t, edges);
-      case 4: return scan_fixed.template operator()<4>(t, edges);
-      default: return scan_fixed.template operator()<0>(t, edges);
-    }
+    for (int s = 0; s < slots; ++s) thread_nedge[static_cast<std::size_t>(t) * slots + s] += nedge[s];
   };
   scan_in_pieces(source, comm, chunk, scan, [&] {
     to_owner.exchange(comm, received);
@@ -294,6 +282,17 @@ std::vector<std::int64_t> scan_tuples(const EdgeSource& source, const Partition1
   return nedge;
 }
 
+// scan_tuples with candidates in 32-bit ids whenever N allows.
+template <class Entry>
+std::vector<std::int64_t> scan_tuples_narrowest(const EdgeSource& source, const Partition1D& part,
+                                                const mpi::Comm& comm, const TreeTable<Entry>& tree,
+                                                std::span<const SlotParents> parents, std::int64_t chunk,
+                                                std::span<Failure> failures) {
+  if (fits_32_bit(part.num_vertices()))
+    return scan_tuples<Entry, std::uint32_t>(source, part, comm, tree, parents, chunk, failures);
+  return scan_tuples<Entry, vertex_t>(source, part, comm, tree, parents, chunk, failures);
+}
+
 // Every search's result once the scan has run: each rule failure as all ranks report it, else the
 // nedge summed over the ranks.
 std::vector<ValidationResult> agreed_results(const mpi::Comm& comm, std::span<const Failure> failures,
@@ -318,9 +317,7 @@ std::optional<ValidationResult> validate_alone(const EdgeSource& source, const P
   Failure agreed = agree(comm, failure[0]);
   if (agreed.rule) return ValidationResult{false, agreed.rule, agreed.message, 0};
   const SlotParents in_place[1] = {{parents.data(), nullptr}};
-  const std::vector<std::int64_t> nedge =
-      fits_32_bit(part.num_vertices()) ? scan_tuples<Entry, std::uint32_t>(source, part, comm, tree, in_place, chunk, failure)
-                                       : scan_tuples<Entry, vertex_t>(source, part, comm, tree, in_place, chunk, failure);
+  const std::vector<std::int64_t> nedge = scan_tuples_narrowest(source, part, comm, tree, in_place, chunk, failure);
   return agreed_results(comm, failure, nedge).front();
 }
 
@@ -418,9 +415,7 @@ std::vector<ValidationResult> BfsBatchValidator::check(vertex_t root, std::span<
   std::vector<ValidationResult> scanned;
   if (b.slots_used > 0) {
     const std::vector<std::int64_t> nedge =
-        fits_32_bit(b.part.num_vertices())
-            ? scan_tuples<Impl::Entry, std::uint32_t>(b.source, b.part, b.comm, *b.tree, slot_parents, b.chunk, failures)
-            : scan_tuples<Impl::Entry, vertex_t>(b.source, b.part, b.comm, *b.tree, slot_parents, b.chunk, failures);
+        scan_tuples_narrowest(b.source, b.part, b.comm, *b.tree, slot_parents, b.chunk, failures);
     scanned = agreed_results(b.comm, failures, nedge);
   }
   std::vector<ValidationResult> results;
