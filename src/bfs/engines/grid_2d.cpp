@@ -3,13 +3,13 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <iterator>
 #include <cstdio>
 #include <string>
 
 #include "bfs/direction_policy.hpp"
 #include "bfs/engine_factories.hpp"
 #include "bfs/id_width.hpp"
-#include "core/key_sort.hpp"
 #include "core/timer.hpp"
 #include "exchange/rounds.hpp"
 #include "graph/degree_code.hpp"
@@ -71,7 +71,8 @@ std::int64_t grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
   double bytes = csr_2d_build_bytes(shape.vertices, shape.tuples, grid, id);
   bytes += 3 * n_local / 8 + n_col / 8 + n_row / 8;  // visited (two orders), next; column and row frontiers
   bytes += id * n_row + n_row;                      // hybrid: the vertex and degree code of each W position
-  bytes += n_col / 8 + id * n_col;                  // hybrid: empty rows, each row's first entry
+  // hybrid: empty rows, each row's first entry and its vertex (for rows with entries: at most all)
+  bytes += n_col / 8 + 2 * id * n_col + id * n_col / 64;
   bytes += 2 * id * n_local * (grid.rows - 1);  // hybrid: parents found for the column's other blocks
   // hybrid: those sent, and this block's received, at the end of a search (at most an id and a
   // byte of gap a vertex), through the fold's slot
@@ -146,6 +147,10 @@ void Grid2D<Column>::build_bottom_up_tables() {
     for (local_t s = 0; s < n_local; ++s) mine[s] = degree_code(csr_.degree[csr_.to_local(s)]);
     row_comm_.allgatherv<std::uint8_t>(mine, code.data(), counts, displs);
   }
+  // This block's part of the table holds its sorted -> local map too: the CSR's copy goes.
+  own_w_begin_ = grid_.w_begin(grid_.col());
+  own_begin_ = part_.begin_of(grid_.block_in_row(grid_.col()));
+  big_vector<Column>().swap(csr_.sorted_to_local);
   empty_rows_ = Bitmap(csr_.rows());
   for (local_t u = 0; u < csr_.rows(); ++u)
     if (csr_.row_length(u) == 0) empty_rows_.set(u);
@@ -157,30 +162,46 @@ void Grid2D<Column>::build_bottom_up_tables() {
       if (code[*it] > code[*best]) best = it;
     if (best != row + csr_.row_length(u)) std::rotate(row, best, best + 1);
   }
-  first_entry_.resize(csr_.rows());
+  const std::int64_t words = empty_rows_.num_words();
+  first_before_.resize(static_cast<std::size_t>(words));
+  std::int64_t filled = 0;
+  for (std::int64_t w = 0; w < words; ++w) {
+    first_before_[w] = static_cast<Column>(filled);
+    filled += kWordBits - __builtin_popcountll(empty_rows_.word(w));
+  }
+  filled -= words * kWordBits - csr_.rows();  // the last word's bits past the rows count as filled
+  first_.resize(static_cast<std::size_t>(filled));
 #pragma omp parallel for schedule(static)
-  for (local_t u = 0; u < csr_.rows(); ++u) first_entry_[u] = csr_.row_length(u) ? *csr_.begin(u) : Column{};
+  for (std::int64_t w = 0; w < words; ++w) {
+    std::int64_t at = first_before_[w];
+    for (local_t u = w * kWordBits; u < std::min<local_t>(csr_.rows(), (w + 1) * kWordBits); ++u) {
+      if (csr_.row_length(u) == 0) continue;
+      first_[at++] = {*csr_.begin(u), w_to_global_[*csr_.begin(u)]};
+    }
+  }
 }
 
 template <class Column>
-void Grid2D<Column>::claim(local_t sorted, local_t local, vertex_t parent, std::span<vertex_t> parents,
-                           StepCounts& counts) {
+void Grid2D<Column>::claim(local_t sorted, vertex_t parent, std::span<vertex_t> parents, StepCounts& counts) {
+  // The visited test first: most edges find their target visited, and the local index is a
+  // random read.
   if (one_thread_) {  // plain stores: a locked one stalls on each (random) cache miss
     if (visited_.test(sorted)) return;
     visited_.set(sorted);
+  } else if (!visited_.set_atomic(sorted)) {
+    return;
+  }
+  const local_t local = local_of(sorted);
+  parents[local] = parent;
+  if (one_thread_) {
     visited_local_.set(local);
     next_.set(local);
     if (direction_optimizing_) next_sorted_.set(sorted);
-    parents[local] = parent;
-    ++counts.discovered;
-    counts.discovered_edges += csr_.degree[local];
-    return;
+  } else {
+    visited_local_.set_atomic(local);
+    next_.set_atomic(local);
+    if (direction_optimizing_) next_sorted_.set_atomic(sorted);
   }
-  if (!visited_.set_atomic(sorted)) return;
-  visited_local_.set_atomic(local);
-  parents[local] = parent;
-  next_.set_atomic(local);
-  if (direction_optimizing_) next_sorted_.set_atomic(sorted);
   ++counts.discovered;
   counts.discovered_edges += csr_.degree[local];
 }
@@ -317,6 +338,7 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
 
   // The ring: at sub-step s this rank searches block (i + s) mod R of its column, whose bitmap of
   // vertices with a parent it got from rank i + 1 of the column, and hands it on to rank i - 1.
+  // Sub-step 0 searches this rank's own block, whose bitmap is visited_local_ itself.
   const int i = grid_.row(), first_block = grid_.col() * g.rows;
   const vertex_t col_begin = grid_.col_begin(grid_.col());
   // With the bitmap travels a word-level one: the words the column's other ranks changed, so that
@@ -324,21 +346,37 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
   const auto summary_words = [](std::size_t words) {  // a bit a word
     return static_cast<std::size_t>(words_for(static_cast<std::int64_t>(words)));
   };
-  std::vector<word_t> done(visited_local_.data(), visited_local_.data() + visited_local_.num_words()), incoming;
-  std::vector<word_t> changed(summary_words(done.size()), 0), message;
-  const auto in_frontier = [&](Column w) { return row_frontier_.test(static_cast<std::int64_t>(w)); };
+  const std::size_t own_words = static_cast<std::size_t>(visited_local_.num_words());
+  std::vector<word_t>& changed = ring_.changed;
+  changed.assign(summary_words(own_words), 0);
+  const word_t* const frontier = row_frontier_.data();
+  const auto in_frontier = [frontier](Column w) { return (frontier[w >> 6] >> (w & 63)) & 1; };
   for (int s = 0; s < g.rows; ++s) {
     const int k = (i + s) % g.rows, block = first_block + k;
     const local_t count = part_.count_of(block), offset = part_.begin_of(block) - col_begin;
-    const std::int64_t words = static_cast<std::int64_t>(done.size());
+    const std::int64_t words = s == 0 ? static_cast<std::int64_t>(own_words)
+                                      : static_cast<std::int64_t>(ring_.done.size());
+    word_t* const done = s == 0 ? visited_local_.data() : ring_.done.data();
+    word_t* const next = next_.data();
 #pragma omp parallel
     {
       StepCounts mine;
-      std::vector<FoundPair>& out = found_[static_cast<std::size_t>(omp_get_thread_num()) * g.rows + k].value;
-      // Vertex v of the block reached from the vertex `parent_id` (a global id).
+      FoundList& list = found_[static_cast<std::size_t>(omp_get_thread_num()) * g.rows + k].value;
+      std::vector<FoundPair>& out = list.pairs;
+      const std::size_t run_start = out.size();
+      // Another block's finds, a word at a time, so the list rises: word w's first-entry finds wait
+      // (`before`) until word w's row finds (`rows`), searched an iteration later, are merged in.
+      FoundPair before[kWordBits], ahead[kWordBits], rows[kWordBits];
+      int n_before = 0, n_ahead = 0, n_rows = 0;
+      const auto merge_word = [&] {
+        std::merge(before, before + n_before, rows, rows + n_rows, std::back_inserter(out),
+                   [](const FoundPair& a, const FoundPair& b) { return found_vertex(a) < found_vertex(b); });
+        n_rows = 0;
+      };
+      // Vertex v of the block reached from the vertex `parent_id` (a global id), in a row search.
       const auto found = [&](local_t v, Column parent_id) {
         if (s == 0) parents[v] = static_cast<vertex_t>(parent_id);  // this rank's own block: straight in
-        else out.push_back(found_pair(v, parent_id));
+        else rows[n_rows++] = found_pair(v, parent_id);
       };
       // The rows past their first entry of word w's vertices in `due`, each up to its first entry
       // in the frontier; returns the vertices found.
@@ -358,49 +396,76 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
         }
         return hits;
       };
-      // Word w's vertices found: into the travelling bitmap, and this block's own bitmaps or the
+      // Word w's vertices found: into the block's bitmap, and this block's next frontier or the
       // summary of changed words (one thread owns each word of it: chunks are whole words of it).
-      const auto newly_rows = [&](std::int64_t w, word_t newly) {
+      const auto newly_found = [&](std::int64_t w, word_t newly) {
         done[w] |= newly;
-        if (s == 0) {
-          visited_local_.data()[w] |= newly;
-          next_.data()[w] |= newly;
-        } else if (newly) {
-          changed[w / kWordBits] |= word_t{1} << (w % kWordBits);
-        }
+        if (s == 0) next[w] |= newly;
+        else if (newly) changed[w / kWordBits] |= word_t{1} << (w % kWordBits);
       };
-      const Column* const first_entry = first_entry_.data() + offset;
+      const word_t* const empty_rows = empty_rows_.data() + offset / kWordBits;  // blocks are whole words
+      const Column* const first_before = first_before_.data() + offset / kWordBits;
       const word_t last_mask = last_word_mask(count);
 #pragma omp for schedule(dynamic, 1) nowait
       for (std::int64_t chunk = 0; chunk < (words + kScanChunk - 1) / kScanChunk; ++chunk) {
         const std::int64_t first = chunk * kScanChunk, last = std::min(words, first + kScanChunk);
         // As hybrid-1d: each unvisited vertex first tries its first entry (the highest-degree one),
-        // read in order from the compact array; that finds most parents without touching a row.
-        // The rows of the rest are prefetched and searched a word later, once they have arrived.
+        // read in order from the compact arrays, without branches (a hit is a coin toss in the
+        // busiest levels); that finds most parents without touching a row. The rows of the rest
+        // are prefetched and searched a word later, once they have arrived.
         word_t rows_due = 0;
         for (std::int64_t w = first; w <= last; ++w) {
           word_t need_rows = 0, newly = 0;
           if (w < last) {
-            const std::int64_t row_word = offset / kWordBits + w;  // blocks are whole words
-            word_t todo = ~done[w] & ~empty_rows_.word(row_word) & (w == words - 1 ? last_mask : ~word_t{0});
+            const word_t todo = ~done[w] & ~empty_rows[w] & (w == words - 1 ? last_mask : ~word_t{0});
             mine.edges_examined += __builtin_popcountll(todo);
-            for (word_t bits = todo; bits; bits &= bits - 1) {
-              const int b = __builtin_ctzll(bits);
-              const local_t v = w * kWordBits + b;
-              if (in_frontier(first_entry[v])) {
-                found(v, w_to_global_[first_entry[v]]);
-                newly |= word_t{1} << b;
-              } else if (csr_.row_length(offset + v) > 1) {
-                need_rows |= word_t{1} << b;
-                __builtin_prefetch(csr_.begin(offset + v) + 1);
+            // Row b's first entry: after those of the word's rows below b that have entries.
+            const word_t filled = ~empty_rows[w];
+            const FirstEntry* const firsts = first_.data() + first_before[w];
+            const auto first_of = [&](int b) { return firsts[__builtin_popcountll(filled & ((word_t{1} << b) - 1))]; };
+            if (s == 0) {
+              // Own block: an unvisited vertex's parent is kNoParent, so it is written either way.
+              for (word_t bits = todo; bits; bits &= bits - 1) {
+                const int b = __builtin_ctzll(bits);
+                const local_t v = w * kWordBits + b;
+                const FirstEntry first = first_of(b);
+                const word_t hit = in_frontier(first.position);
+                // the parent if hit, else kNoParent (-1), in arithmetic: a branch would mispredict
+                const vertex_t mask = -static_cast<vertex_t>(hit);
+                parents[v] = (static_cast<vertex_t>(first.vertex) & mask) | ~mask;
+                newly |= hit << b;
+              }
+            } else {
+              for (word_t bits = todo; bits; bits &= bits - 1) {
+                const int b = __builtin_ctzll(bits);
+                const local_t v = w * kWordBits + b;
+                const FirstEntry first = first_of(b);
+                const word_t hit = in_frontier(first.position);
+                ahead[n_ahead] = found_pair(v, first.vertex);
+                n_ahead += static_cast<int>(hit);
+                newly |= hit << b;
               }
             }
+            for (word_t rows = todo & ~newly; rows; rows &= rows - 1) {
+              const int b = __builtin_ctzll(rows);
+              const local_t v = w * kWordBits + b;
+              if (csr_.row_length(offset + v) < 2) continue;
+              need_rows |= word_t{1} << b;
+              __builtin_prefetch(csr_.begin(offset + v) + 1);
+            }
           }
-          if (rows_due) newly_rows(w - 1, search_rows(w - 1, rows_due));
-          if (w < last) newly_rows(w, newly);
+          if (rows_due) newly_found(w - 1, search_rows(w - 1, rows_due));
+          if (s > 0) {
+            merge_word();  // word w - 1's
+            std::copy(ahead, ahead + n_ahead, before);
+            n_before = n_ahead;
+            n_ahead = 0;
+          }
+          if (w < last) newly_found(w, newly);
           rows_due = need_rows;
         }
       }
+      if (out.size() > run_start) list.run_ends.push_back(out.size());
       step.add_atomic(mine);
     }
     if (g.rows > 1) {
@@ -408,6 +473,7 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
       // to the block's owner, the summary and the changed words.
       const Timer passing;
       const bool home = s + 1 == g.rows;
+      std::vector<word_t>& message = ring_.message;
       message.clear();
       if (home) {
         std::size_t words_home = 0;
@@ -419,11 +485,12 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
           for (word_t bits = changed[c]; bits; bits &= bits - 1) *to++ = done[c * kWordBits + __builtin_ctzll(bits)];
         }
       } else {
-        message = done;
+        message.assign(done, done + words);
         message.insert(message.end(), changed.begin(), changed.end());
       }
       const int next_block = first_block + (k + 1) % g.rows;
       const std::size_t next_words = part_.first_word(next_block + 1) - part_.first_word(next_block);
+      std::vector<word_t>& incoming = ring_.incoming;
       incoming.assign(next_words + summary_words(next_words), 0);
       mpi::Request receive, send;
       col_comm_.irecv_any(std::span<word_t>(incoming), receive);  // home: as much at most
@@ -431,7 +498,7 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
       receive.wait();
       send.wait();
       if (!home) {
-        done.assign(incoming.begin(), incoming.begin() + static_cast<std::ptrdiff_t>(next_words));
+        ring_.done.assign(incoming.begin(), incoming.begin() + static_cast<std::ptrdiff_t>(next_words));
         changed.assign(incoming.begin() + static_cast<std::ptrdiff_t>(next_words), incoming.end());
       }
       exchange_seconds += passing.seconds();
@@ -442,6 +509,7 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
   if (g.rows > 1) {
     const std::size_t summary = summary_words(visited_local_.num_words());
     std::vector<std::int64_t> at(summary + 1, 0);  // where each summary word's changed words start
+    const std::vector<word_t>& incoming = ring_.incoming;
     for (std::size_t c = 0; c < summary; ++c) at[c + 1] = at[c] + __builtin_popcountll(incoming[c]);
     const word_t* const words_home = incoming.data() + summary;
     word_t* const visited_local = visited_local_.data();
@@ -502,24 +570,30 @@ void Grid2D<Column>::send_found_parents(std::span<vertex_t> parents) {
   x.send.clear();
   x.send_counts.assign(g.rows, 0);
   const std::size_t threads = found_.size() / g.rows;
-  std::vector<std::pair<const FoundPair*, const FoundPair*>> runs(threads);  // each thread's, sorted
+  std::vector<std::pair<const FoundPair*, const FoundPair*>> runs;  // each thread's levels', rising
   for (int k = 0; k < g.rows; ++k) {
     if (k == grid_.row()) continue;
     std::uint64_t vertices = 0;
+    runs.clear();
     for (std::size_t t = 0; t < threads; ++t) {
-      std::vector<FoundPair>& list = found_[t * g.rows + k].value;
-      if constexpr (sizeof(Column) <= 4) sort_keys(list);
-      else std::sort(list.begin(), list.end());
-      runs[t] = {list.data(), list.data() + list.size()};
-      vertices += list.size();
+      const FoundList& list = found_[t * g.rows + k].value;
+      std::size_t start = 0;
+      for (const std::size_t end : list.run_ends) {
+        runs.emplace_back(list.pairs.data() + start, list.pairs.data() + end);
+        start = end;
+      }
+      vertices += list.pairs.size();
     }
     const std::size_t before = x.send.size();
     exchange::FoundParentsEncoder encoder(x.send, vertices, part_.count_of(grid_.col() * g.rows + k), parent_bits_);
-    for (;;) {  // the threads' runs merged (a thread's vertices are its own, so no two are equal)
-      std::size_t low = threads;
-      for (std::size_t t = 0; t < threads; ++t)
-        if (runs[t].first != runs[t].second && (low == threads || *runs[t].first < *runs[low].first)) low = t;
-      if (low == threads) break;
+    for (;;) {  // the runs merged (each vertex is found once in a search, so no two are equal)
+      std::size_t low = runs.size();
+      for (std::size_t r = 0; r < runs.size(); ++r) {
+        if (runs[r].first != runs[r].second &&
+            (low == runs.size() || found_vertex(*runs[r].first) < found_vertex(*runs[low].first)))
+          low = r;
+      }
+      if (low == runs.size()) break;
       const FoundPair& f = *runs[low].first++;
       encoder.add(found_vertex(f), found_parent(f));
     }

@@ -43,12 +43,14 @@ class Grid2D : public BfsEngine {
   std::string layout() const override;
 
  private:
-  // A vertex of this rank's block reached with `parent`, from any thread; by its sorted index, or
-  // by both indices when the caller has them.
-  void claim(local_t sorted, vertex_t parent, std::span<vertex_t> parents, StepCounts& counts) {
-    claim(sorted, csr_.to_local(sorted), parent, parents, counts);
+  // A vertex of this rank's block, by its sorted index, reached with `parent`, from any thread.
+  void claim(local_t sorted, vertex_t parent, std::span<vertex_t> parents, StepCounts& counts);
+  // This block's vertex of sorted index `sorted`, by local index: hybrid-2d reads it from its W
+  // table (and drops the CSR's map), top-down-2d from the CSR.
+  local_t local_of(local_t sorted) const {
+    if (direction_optimizing_) return static_cast<local_t>(w_to_global_[own_w_begin_ + sorted]) - own_begin_;
+    return csr_.to_local(sorted);
   }
-  void claim(local_t sorted, local_t local, vertex_t parent, std::span<vertex_t> parents, StepCounts& counts);
   // A bottom-up level's found vertices (next_, by local index) into the bitmaps by sorted index
   // (visited, and what the row gathers), counted.
   StepCounts mark_found();
@@ -83,9 +85,9 @@ class Grid2D : public BfsEngine {
   exchange::PacketBuckets fold_out_;     // top-down: (u, v) to the row, by column
   // Bottom-up, [thread * R + row]: the vertices of that row's block found during the search, with
   // their parents: (index in the block, parent's global id) in one word, the index above, with
-  // 32-bit ids (sorted by vectorised sort), else a pair. Each vertex's bit reaches its owner with
-  // the ring's bitmap at every level; the parents go once, at the end, in vertex order
-  // (exchange/found_parents_codec.hpp).
+  // 32-bit ids, else a pair; appended in vertex order, so a level's finds are one rising run. Each
+  // vertex's bit reaches its owner with the ring's bitmap at every level; the parents go once, at
+  // the end, in vertex order (exchange/found_parents_codec.hpp), the runs merged.
   using FoundPair = std::conditional_t<sizeof(Column) <= 4, std::uint64_t, std::pair<std::uint64_t, std::uint64_t>>;
   static FoundPair found_pair(local_t v, Column parent) {
     if constexpr (sizeof(Column) <= 4) return (static_cast<std::uint64_t>(v) << 32) | parent;
@@ -99,15 +101,30 @@ class Grid2D : public BfsEngine {
     if constexpr (sizeof(Column) <= 4) return static_cast<Column>(f);
     else return static_cast<Column>(f.second);
   }
-  std::vector<Padded<std::vector<FoundPair>>> found_;
+  struct FoundList {
+    std::vector<FoundPair> pairs;
+    std::vector<std::size_t> run_ends;  // where each level's run ends
+    void clear() {
+      pairs.clear();
+      run_ends.clear();
+    }
+  };
+  std::vector<Padded<FoundList>> found_;
   int parent_bits_ = 1;  // of a global id
 
   Csr2D<Column> csr_;
   edge_count_t global_entries_ = 0;
   std::vector<Column> w_to_global_;  // bottom-up: the vertex of each W position
-  // Bottom-up, by row of the column range, read in order: each row's first entry (W position), so
-  // that most rows are settled without a read of the row itself.
-  std::vector<Column> first_entry_;
+  vertex_t own_w_begin_ = 0, own_begin_ = 0;  // this block's first W position and first vertex
+  // Bottom-up, by row of the column range, read in order: each row's first entry, as its W position
+  // and its vertex's global id, so that most rows are settled without a read of the row itself.
+  // Only rows with entries have one (a 2D rank's rows are often empty): row u's is at
+  // first_before_[u / 64] plus the rows with entries before u in its word.
+  struct FirstEntry {
+    Column position, vertex;
+  };
+  std::vector<FirstEntry> first_;
+  std::vector<Column> first_before_;
   Bitmap empty_rows_;  // bottom-up: rows of the column range with no entries here, never searched
 
   Bitmap visited_;          // this block, by sorted index
@@ -125,6 +142,12 @@ class Grid2D : public BfsEngine {
   };
   Slot slots_[2];
   std::vector<local_t> piece_ends_;
+  // Bottom-up ring buffers, kept from level to level: the bitmap of the block being searched, the
+  // summary of its words that other ranks changed, the message out and the message in.
+  struct Ring {
+    std::vector<word_t> done, changed, message, incoming;
+  };
+  Ring ring_;
   bool one_thread_ = false;  // this search's team is one thread: bitmaps need no atomics
 };
 
