@@ -1,8 +1,8 @@
 #pragma once
 // The parents one rank found for another rank's block of vertices, as one message: the vertices in
 // increasing order, each as its gap from the one before (Rice code), followed by its parent in
-// `bits` bits. hybrid-2d sends these once per search, within a processor column
-// (bfs/engines/grid_2d.hpp). Against (parent, vertex) pairs sorted by parent and delta-coded as
+// `bits` bits. hybrid-2d encodes one for each level's finds and sends them once per search, end to
+// end, within a processor column (bfs/engines/grid_2d.hpp). Against (parent, vertex) pairs sorted by parent and delta-coded as
 // variable-length bytes, this needs no sort and decodes without a branch per byte; gaps and parents
 // cost their bits and no more (SCALE 18, 4 x 4 grid: about 23 bits a vertex, against 28 with a
 // bitmap of the block in place of the gaps).
@@ -146,20 +146,21 @@ class FoundParentsEncoder {
   std::int64_t previous_ = -1;
 };
 
-// Calls at(v, parent) for each vertex of a message for a block of `count` vertices, in order.
+// Calls at(v, parent) for each vertex of the message at the front of `bytes` (whole words; other
+// messages may follow it), for a block of `count` vertices, in order; returns the bytes it took.
 template <class At>
-void decode_found_parents(std::span<const std::uint8_t> message, std::int64_t count, int bits, At&& at) {
-  if (message.size() < sizeof(word_t) || message.size() % sizeof(word_t)) {
-    throw FoundParentsError("found-parents message of " + std::to_string(message.size()) + " bytes, not whole words");
+std::size_t decode_found_parents_front(std::span<const std::uint8_t> bytes, std::int64_t count, int bits, At&& at) {
+  if (bytes.size() < sizeof(word_t) || bytes.size() % sizeof(word_t)) {
+    throw FoundParentsError("found-parents message of " + std::to_string(bytes.size()) + " bytes, not whole words");
   }
-  const word_t header = found_parents::word_at(message, 0);
+  const word_t header = found_parents::word_at(bytes, 0);
   const std::uint64_t vertices = header & ((word_t{1} << found_parents::kCountBits) - 1);
   const int k = static_cast<int>(header >> found_parents::kCountBits);
   if (vertices > static_cast<std::uint64_t>(count) || k > 62) {
     throw FoundParentsError("found-parents header (" + std::to_string(vertices) + " vertices, k " + std::to_string(k) +
                             ") impossible for a block of " + std::to_string(count));
   }
-  found_parents::BitReader reader(message.subspan(sizeof(word_t)));
+  found_parents::BitReader reader(bytes.subspan(sizeof(word_t)));
   std::int64_t previous = -1;
   for (std::uint64_t j = 0; j < vertices; ++j) {
     const std::uint64_t q = reader.unary();
@@ -169,11 +170,24 @@ void decode_found_parents(std::span<const std::uint8_t> message, std::int64_t co
     previous = v;
     at(v, reader.get(bits));
   }
-  const std::uint64_t used = (reader.position() + kWordBits - 1) / kWordBits + 1;
-  if (used * sizeof(word_t) != message.size()) {
+  return ((reader.position() + kWordBits - 1) / kWordBits + 1) * sizeof(word_t);
+}
+
+// Calls at(v, parent) for each vertex of one message for a block of `count` vertices, in order.
+template <class At>
+void decode_found_parents(std::span<const std::uint8_t> message, std::int64_t count, int bits, At&& at) {
+  const std::size_t used = decode_found_parents_front(message, count, bits, at);
+  if (used != message.size()) {
     throw FoundParentsError("found-parents message of " + std::to_string(message.size()) + " bytes, not the " +
-                            std::to_string(used * sizeof(word_t)) + " its vertices take");
+                            std::to_string(used) + " its vertices take");
   }
+}
+
+// The same for messages laid end to end (none: no bytes), each in vertex order, in any order
+// between them: a rank's finds of each level and thread, encoded as they were made.
+template <class At>
+void decode_found_parents_runs(std::span<const std::uint8_t> messages, std::int64_t count, int bits, At&& at) {
+  while (!messages.empty()) messages = messages.subspan(decode_found_parents_front(messages, count, bits, at));
 }
 
 }  // namespace g500::exchange

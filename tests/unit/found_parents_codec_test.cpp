@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <utility>
 #include <vector>
@@ -108,6 +109,50 @@ TEST(FoundParentsCodec, MalformedMessagesRejected) {
   last.expect.emplace_back(count - 1, 5);
   EXPECT_EQ(decode(encode(last, bits), count, bits).size(), 1u);
   EXPECT_THROW(decode(encode(last, bits), count - 1, bits), FoundParentsError);
+}
+
+// Messages laid end to end, as hybrid-2d sends a search's runs (a level's finds each, an empty one
+// among them, in any order): every vertex comes back, run by run; no bytes are no runs; cut at a
+// message's end, the whole messages before decode; cut anywhere else, the bytes are rejected.
+TEST(FoundParentsCodec, RunsEndToEnd) {
+  std::mt19937_64 rng(14);
+  const std::int64_t count = 5000;
+  const int bits = 22;
+  const Block b = random_block(count, 0.4, bits, rng);
+  const std::size_t n = b.expect.size(), cuts[] = {0, n / 5, n / 2, n, n};
+  std::vector<Found> runs;
+  for (int r = 0; r + 1 < 5; ++r) runs.emplace_back(b.expect.begin() + cuts[r], b.expect.begin() + cuts[r + 1]);
+  std::swap(runs[0], runs[2]);
+  std::vector<std::uint8_t> messages;
+  std::vector<std::size_t> ends;  // of each message
+  std::vector<Found> before;      // the vertices of the messages up to each end
+  Found expect;
+  for (const Found& run : runs) {
+    FoundParentsEncoder encoder(messages, run.size(), count, bits);
+    for (const auto& [v, p] : run) encoder.add(v, p);
+    encoder.finish();
+    expect.insert(expect.end(), run.begin(), run.end());
+    ends.push_back(messages.size());
+    before.push_back(expect);
+  }
+  Found got;
+  const auto keep = [&](std::int64_t v, word_t p) { got.emplace_back(v, p); };
+  decode_found_parents_runs(messages, count, bits, keep);
+  EXPECT_EQ(got, expect);
+  got.clear();
+  decode_found_parents_runs({}, count, bits, keep);
+  EXPECT_TRUE(got.empty());
+  for (std::size_t cut = 1; cut < messages.size(); ++cut) {
+    const std::vector<std::uint8_t> shorter(messages.begin(), messages.begin() + static_cast<std::ptrdiff_t>(cut));
+    got.clear();
+    const auto end = std::find(ends.begin(), ends.end(), cut);
+    if (end == ends.end()) {
+      EXPECT_THROW(decode_found_parents_runs(shorter, count, bits, keep), FoundParentsError) << "cut at " << cut;
+    } else {
+      decode_found_parents_runs(shorter, count, bits, keep);
+      EXPECT_EQ(got, before[static_cast<std::size_t>(end - ends.begin())]) << "cut at " << cut;
+    }
+  }
 }
 
 }  // namespace

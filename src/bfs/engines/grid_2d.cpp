@@ -363,7 +363,6 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
       StepCounts mine;
       FoundList& list = found_[static_cast<std::size_t>(omp_get_thread_num()) * g.rows + k].value;
       std::vector<FoundPair>& out = list.pairs;
-      const std::size_t run_start = out.size();
       // Another block's finds, a word at a time, so the list rises: word w's first-entry finds wait
       // (`before`) until word w's row finds (`rows`), searched an iteration later, are merged in.
       FoundPair before[kWordBits], ahead[kWordBits], rows[kWordBits];
@@ -465,7 +464,12 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
           rows_due = need_rows;
         }
       }
-      if (out.size() > run_start) list.run_ends.push_back(out.size());
+      if (!out.empty()) {
+        exchange::FoundParentsEncoder encoder(list.messages, out.size(), count, parent_bits_);
+        for (const FoundPair& f : out) encoder.add(found_vertex(f), found_parent(f));
+        encoder.finish();
+        out.clear();
+      }
       step.add_atomic(mine);
     }
     if (g.rows > 1) {
@@ -562,53 +566,30 @@ StepCounts Grid2D<Column>::mark_found() {
 
 template <class Column>
 void Grid2D<Column>::send_found_parents(std::span<vertex_t> parents) {
-  // To the owners, within the column: to each, the vertices of its block this rank found and their
-  // parents (exchange/found_parents_codec.hpp), through the fold's first slot, idle by now (no
-  // buffers of their own at the search's peak).
+  // To the owners, within the column: to each, the messages of the vertices of its block this
+  // rank's threads found, and their parents, end to end, through the fold's first slot, idle by now
+  // (no buffers of their own at the search's peak).
   const GridShape g = grid_.grid();
   Slot& x = slots_[0];
   x.send.clear();
   x.send_counts.assign(g.rows, 0);
   const std::size_t threads = found_.size() / g.rows;
-  std::vector<std::pair<const FoundPair*, const FoundPair*>> runs;  // each thread's levels', rising
   for (int k = 0; k < g.rows; ++k) {
-    if (k == grid_.row()) continue;
-    std::uint64_t vertices = 0;
-    runs.clear();
-    for (std::size_t t = 0; t < threads; ++t) {
-      const FoundList& list = found_[t * g.rows + k].value;
-      std::size_t start = 0;
-      for (const std::size_t end : list.run_ends) {
-        runs.emplace_back(list.pairs.data() + start, list.pairs.data() + end);
-        start = end;
-      }
-      vertices += list.pairs.size();
-    }
     const std::size_t before = x.send.size();
-    exchange::FoundParentsEncoder encoder(x.send, vertices, part_.count_of(grid_.col() * g.rows + k), parent_bits_);
-    for (;;) {  // the runs merged (each vertex is found once in a search, so no two are equal)
-      std::size_t low = runs.size();
-      for (std::size_t r = 0; r < runs.size(); ++r) {
-        if (runs[r].first != runs[r].second &&
-            (low == runs.size() || found_vertex(*runs[r].first) < found_vertex(*runs[low].first)))
-          low = r;
-      }
-      if (low == runs.size()) break;
-      const FoundPair& f = *runs[low].first++;
-      encoder.add(found_vertex(f), found_parent(f));
+    for (std::size_t t = 0; t < threads; ++t) {
+      FoundList& list = found_[t * g.rows + k].value;
+      x.send.insert(x.send.end(), list.messages.begin(), list.messages.end());
+      list.clear();
     }
-    encoder.finish();
-    for (std::size_t t = 0; t < threads; ++t) found_[t * g.rows + k].value.clear();
     x.send_counts[k] = static_cast<int>(x.send.size() - before);
   }
   x.recv_counts = col_comm_.alltoallv_into<std::uint8_t>(x.send, x.send_counts, x.recv);
   // Each vertex came once (the ring's bitmap), and its bits are set already: only its parent.
   std::size_t at = 0;
   for (int k = 0; k < g.rows; ++k) {
-    const std::span<const std::uint8_t> message(x.recv.data() + at, static_cast<std::size_t>(x.recv_counts[k]));
-    at += message.size();
-    if (k == grid_.row()) continue;  // nothing from itself
-    exchange::decode_found_parents(message, part_.local_count(), parent_bits_, [&](std::int64_t v, word_t parent) {
+    const std::span<const std::uint8_t> messages(x.recv.data() + at, static_cast<std::size_t>(x.recv_counts[k]));
+    at += messages.size();
+    exchange::decode_found_parents_runs(messages, part_.local_count(), parent_bits_, [&](std::int64_t v, word_t parent) {
       parents[static_cast<local_t>(v)] = static_cast<vertex_t>(parent);
     });
   }

@@ -83,11 +83,12 @@ class Grid2D : public BfsEngine {
   exchange::SliceGather column_gather_;  // expand: this block's frontier to the column
   exchange::SliceGather row_gather_;     // bottom-up: this block's frontier (sorted) to the row
   exchange::PacketBuckets fold_out_;     // top-down: (u, v) to the row, by column
-  // Bottom-up, [thread * R + row]: the vertices of that row's block found during the search, with
-  // their parents: (index in the block, parent's global id) in one word, the index above, with
-  // 32-bit ids, else a pair; appended in vertex order, so a level's finds are one rising run. Each
-  // vertex's bit reaches its owner with the ring's bitmap at every level; the parents go once, at
-  // the end, in vertex order (exchange/found_parents_codec.hpp), the runs merged.
+  // Bottom-up, [thread * R + row]: the vertices of that row's block this thread found during the
+  // search, with their parents. A sub-step's finds are gathered in vertex order, as (index in the
+  // block, parent's global id) in one word, the index above, with 32-bit ids, else a pair; then
+  // encoded as one message (exchange/found_parents_codec.hpp) after the search's earlier ones.
+  // Each vertex's bit reaches its owner with the ring's bitmap at every level; the messages go
+  // once, at the end, end to end.
   using FoundPair = std::conditional_t<sizeof(Column) <= 4, std::uint64_t, std::pair<std::uint64_t, std::uint64_t>>;
   static FoundPair found_pair(local_t v, Column parent) {
     if constexpr (sizeof(Column) <= 4) return (static_cast<std::uint64_t>(v) << 32) | parent;
@@ -102,11 +103,11 @@ class Grid2D : public BfsEngine {
     else return static_cast<Column>(f.second);
   }
   struct FoundList {
-    std::vector<FoundPair> pairs;
-    std::vector<std::size_t> run_ends;  // where each level's run ends
+    std::vector<FoundPair> pairs;        // this sub-step's
+    std::vector<std::uint8_t> messages;  // the search's, encoded
     void clear() {
       pairs.clear();
-      run_ends.clear();
+      messages.clear();
     }
   };
   std::vector<Padded<FoundList>> found_;
