@@ -78,6 +78,7 @@ std::int64_t grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
   // byte of gap a vertex), through the fold's slot
   if (grid.rows > 1) bytes += (id + 1) * n_local * grid.rows;
   bytes += 2 * 2 * 20.0 * static_cast<double>(exchange::kTopDownRound);  // fold: two slots, sent and received
+  bytes += 2 * id * static_cast<double>(omp_get_max_threads()) * 4096;  // top-down claims kept, each thread
   return static_cast<std::int64_t>(std::min(bytes, 9.0e18));
 }
 
@@ -93,7 +94,8 @@ Grid2D<Column>::Grid2D(const EngineContext& context, bool direction_optimizing)
       sparse_allowed_(exchange::SliceGather::positions_fit(part_.count_of(0) + kWordBits)),
       column_gather_(col_comm_, column_layout(grid_)), row_gather_(row_comm_, row_layout(grid_)),
       fold_out_(grid_.grid().cols, omp_get_max_threads(), compression_, sizeof(Column), kPacketBytes),
-      found_(static_cast<std::size_t>(omp_get_max_threads()) * grid_.grid().rows) {}
+      found_(static_cast<std::size_t>(omp_get_max_threads()) * grid_.grid().rows),
+      claimed_(static_cast<std::size_t>(omp_get_max_threads())) {}
 
 template <class Column>
 std::string Grid2D<Column>::layout() const {
@@ -182,28 +184,64 @@ void Grid2D<Column>::build_bottom_up_tables() {
 }
 
 template <class Column>
-void Grid2D<Column>::claim(local_t sorted, vertex_t parent, std::span<vertex_t> parents, StepCounts& counts) {
-  // The visited test first: most edges find their target visited, and the local index is a
-  // random read.
+void Grid2D<Column>::claim(local_t sorted, vertex_t parent, int thread) {
   if (one_thread_) {  // plain stores: a locked one stalls on each (random) cache miss
     if (visited_.test(sorted)) return;
     visited_.set(sorted);
   } else if (!visited_.set_atomic(sorted)) {
     return;
   }
-  const local_t local = local_of(sorted);
-  parents[local] = parent;
-  if (one_thread_) {
-    visited_local_.set(local);
-    next_.set(local);
-    if (direction_optimizing_) next_sorted_.set(sorted);
-  } else {
-    visited_local_.set_atomic(local);
-    next_.set_atomic(local);
-    if (direction_optimizing_) next_sorted_.set_atomic(sorted);
+  Claims& mine = claimed_[static_cast<std::size_t>(thread)].value;
+  mine.list.push_back({static_cast<Column>(sorted), static_cast<Column>(parent)});
+  if (mine.list.size() == kClaimsKept) settle(mine, parents_);
+}
+
+template <class Column>
+void Grid2D<Column>::settle(Claims& claims, std::span<vertex_t> parents) {
+  // A claim's local index is a random read, and its parent and degree two more: the local index is
+  // fetched kAhead claims ahead, the parent and degree kAhead / 2 ahead, once it has arrived.
+  constexpr std::size_t kAhead = 16;
+  const auto fetch_local = [&](local_t sorted) {
+    if (direction_optimizing_) __builtin_prefetch(&w_to_global_[own_w_begin_ + sorted]);
+    else if (!csr_.sorted_to_local.empty()) __builtin_prefetch(&csr_.sorted_to_local[sorted]);
+  };
+  const std::vector<Claim>& list = claims.list;
+  const std::size_t n = list.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i + kAhead < n) fetch_local(list[i + kAhead].sorted);
+    if (i + kAhead / 2 < n) {
+      const local_t soon = local_of(list[i + kAhead / 2].sorted);
+      __builtin_prefetch(&parents[soon], 1);
+      __builtin_prefetch(&csr_.degree[soon]);
+    }
+    const local_t sorted = list[i].sorted, local = local_of(sorted);
+    parents[local] = static_cast<vertex_t>(list[i].parent);
+    if (one_thread_) {
+      visited_local_.set(local);
+      next_.set(local);
+      if (direction_optimizing_) next_sorted_.set(sorted);
+    } else {
+      visited_local_.set_atomic(local);
+      next_.set_atomic(local);
+      if (direction_optimizing_) next_sorted_.set_atomic(sorted);
+    }
+    ++claims.counts.discovered;
+    claims.counts.discovered_edges += csr_.degree[local];
   }
-  ++counts.discovered;
-  counts.discovered_edges += csr_.degree[local];
+  claims.list.clear();
+}
+
+template <class Column>
+StepCounts Grid2D<Column>::settle_claims(std::span<vertex_t> parents) {
+  StepCounts settled;
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::size_t t = 0; t < claimed_.size(); ++t) {
+    Claims& claims = claimed_[t].value;
+    settle(claims, parents);
+    settled.add_atomic(claims.counts);
+    claims.counts = {};
+  }
+  return settled;
 }
 
 template <class Column>
@@ -214,8 +252,7 @@ void Grid2D<Column>::expand(std::int64_t frontier_vertices) {
 }
 
 template <class Column>
-std::int64_t Grid2D<Column>::encode_piece(local_t first, local_t last, int slot, std::span<vertex_t> parents,
-                                  StepCounts& counts) {
+std::int64_t Grid2D<Column>::encode_piece(local_t first, local_t last, int slot, StepCounts& counts) {
   const int cols = grid_.grid().cols, me = grid_.col();
   const vertex_t u_base = grid_.col_begin(me);
   const std::int64_t first_word = first / kWordBits, last_word = (last + kWordBits - 1) / kWordBits;
@@ -242,7 +279,7 @@ std::int64_t Grid2D<Column>::encode_piece(local_t first, local_t last, int slot,
           }
           const vertex_t index = pos - grid_.w_begin(c);
           if (c == me) {
-            claim(index, u_base + u, parents, mine);
+            claim(index, u_base + u, t);
           } else {
             fold_out_.add(t, c, static_cast<std::uint64_t>(u), static_cast<std::uint64_t>(index));
             ++sent;
@@ -259,21 +296,20 @@ std::int64_t Grid2D<Column>::encode_piece(local_t first, local_t last, int slot,
 }
 
 template <class Column>
-void Grid2D<Column>::decode_received(int slot, std::span<vertex_t> parents, StepCounts& counts) {
+void Grid2D<Column>::decode_received(int slot) {
   const Slot& s = slots_[slot];
-  std::vector<StepCounts> found(omp_get_max_threads());
   exchange::decode_packets(
       s.recv, s.recv_counts, s.recv_displs, compression_, sizeof(Column),
       [&](int src) { return static_cast<std::uint64_t>(grid_.col_count(src)); },
       static_cast<std::uint64_t>(part_.local_count()), [&](int t, int src, std::uint64_t u, std::uint64_t v) {
-        claim(static_cast<local_t>(v), grid_.col_begin(src) + static_cast<vertex_t>(u), parents, found[t]);
+        claim(static_cast<local_t>(v), grid_.col_begin(src) + static_cast<vertex_t>(u), t);
       });
-  for (const StepCounts& f : found) counts.add_atomic(f);
 }
 
 template <class Column>
 StepCounts Grid2D<Column>::fold(std::span<vertex_t> parents, LevelProfiler& profiler) {
   StepCounts step;
+  parents_ = parents;  // for claims settled during the step
   const edge_count_t round = options_.exchange_round > 0 ? options_.exchange_round : exchange::kTopDownRound;
   const local_t rows = csr_.rows();
   // Pieces of the frontier rows of about `round` entries, one exchange each.
@@ -300,7 +336,7 @@ StepCounts Grid2D<Column>::fold(std::span<vertex_t> parents, LevelProfiler& prof
       // Ranks with fewer pieces take part with nothing to send.
       const local_t first = k >= pieces ? rows : k == 0 ? 0 : piece_ends_[k - 1];
       const local_t last = k >= pieces ? rows : piece_ends_[k];
-      edges_sent += encode_piece(first, last, static_cast<int>(k % 2), parents, step);
+      edges_sent += encode_piece(first, last, static_cast<int>(k % 2), step);
       Slot& s = slots_[k % 2];
       bytes_sent += s.send.size() - s.send_counts[grid_.col()];
       const Timer posting;
@@ -315,10 +351,13 @@ StepCounts Grid2D<Column>::fold(std::span<vertex_t> parents, LevelProfiler& prof
       const Timer wait;
       slots_[(k - 1) % 2].request.wait();
       waiting += wait.seconds();
-      decode_received(static_cast<int>((k - 1) % 2), parents, step);
+      decode_received(static_cast<int>((k - 1) % 2));
     }
   }
   profiler.add_exchange(waiting);
+  const StepCounts settled = settle_claims(parents);
+  step.discovered += settled.discovered;
+  step.discovered_edges += settled.discovered_edges;
   mpi::traffic().add_logical("fold.edges", edges_sent);
   mpi::traffic().add_logical("fold.bytes", bytes_sent);
   return step;

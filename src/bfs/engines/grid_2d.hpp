@@ -43,8 +43,11 @@ class Grid2D : public BfsEngine {
   std::string layout() const override;
 
  private:
-  // A vertex of this rank's block, by its sorted index, reached with `parent`, from any thread.
-  void claim(local_t sorted, vertex_t parent, std::span<vertex_t> parents, StepCounts& counts);
+  // A vertex of this rank's block, by its sorted index, reached with `parent` by a top-down step's
+  // thread `thread`: its visited bit now, the rest (parent, bitmaps by local index, counts) once
+  // the step's exchanges are done, by settle_claims, which fetches the random reads ahead.
+  void claim(local_t sorted, vertex_t parent, int thread);
+  StepCounts settle_claims(std::span<vertex_t> parents);
   // This block's vertex of sorted index `sorted`, by local index: hybrid-2d reads it from its W
   // table (and drops the CSR's map), top-down-2d from the CSR.
   local_t local_of(local_t sorted) const {
@@ -66,8 +69,8 @@ class Grid2D : public BfsEngine {
   StepCounts fold(std::span<vertex_t> parents, LevelProfiler& profiler);
   // Encodes the edges of the frontier rows [first, last) of the column range into slot `slot`,
   // claiming this rank's own targets on the spot; returns the edges it encoded for other ranks.
-  std::int64_t encode_piece(local_t first, local_t last, int slot, std::span<vertex_t> parents, StepCounts& counts);
-  void decode_received(int slot, std::span<vertex_t> parents, StepCounts& counts);
+  std::int64_t encode_piece(local_t first, local_t last, int slot, StepCounts& counts);
+  void decode_received(int slot);
   StepCounts bottom_up(std::int64_t frontier_vertices, std::span<vertex_t> parents, LevelProfiler& profiler);
   // The parents this search's bottom-up steps found for the column's other blocks, to their owners.
   void send_found_parents(std::span<vertex_t> parents);
@@ -143,6 +146,19 @@ class Grid2D : public BfsEngine {
   };
   Slot slots_[2];
   std::vector<local_t> piece_ends_;
+  // By thread: a top-down step's claims not yet settled (at most kClaimsKept), and the counts of
+  // those settled.
+  struct Claim {
+    Column sorted, parent;
+  };
+  struct Claims {
+    std::vector<Claim> list;
+    StepCounts counts;
+  };
+  static constexpr std::size_t kClaimsKept = std::size_t{1} << 12;
+  void settle(Claims& claims, std::span<vertex_t> parents);
+  std::vector<Padded<Claims>> claimed_;
+  std::span<vertex_t> parents_;  // the search's, during a top-down step
   // Bottom-up ring buffers, kept from level to level: the bitmap of the block being searched, the
   // summary of its words that other ranks changed, the message out and the message in.
   struct Ring {
