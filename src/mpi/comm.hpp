@@ -188,6 +188,17 @@ class Comm {
               &req.req_);
   }
 
+  // Waits for a message from `source` (any tag) and returns how many items of T it holds, leaving
+  // it to a receive.
+  template <class T>
+  std::size_t probe_count(int source) const {
+    MPI_Status status;
+    MPI_Probe(source, MPI_ANY_TAG, comm_, &status);
+    int bytes = 0;
+    MPI_Get_count(&status, MPI_BYTE, &bytes);
+    return static_cast<std::size_t>(bytes) / sizeof(T);
+  }
+
   // How many items each rank will send this one, given what this one sends each rank.
   std::vector<int> alltoall_counts(const std::vector<int>& send_counts) const {
     std::vector<int> recv_counts(size_, 0);

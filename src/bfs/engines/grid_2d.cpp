@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <iterator>
 #include <cstdio>
+#include <cstring>
+#include <stdexcept>
 #include <string>
 
 #include "bfs/direction_policy.hpp"
@@ -22,6 +24,27 @@ namespace {
 // changed words, so that no two threads write one.
 constexpr std::int64_t kScanChunk = 256;
 static_assert(kScanChunk % kWordBits == 0);
+
+// Values below 2^bits (bits <= 57), end to end from bit 0, appended to `out` as whole words, with
+// one word more, so that each value reads as one unaligned 8-byte load (packed_value).
+template <class Value>
+void pack_values(std::vector<word_t>& out, std::size_t n, int bits, Value&& value) {
+  const std::size_t first = out.size();
+  out.resize(first + (n * static_cast<std::size_t>(bits) + kWordBits - 1) / kWordBits + 1, 0);
+  word_t* const words = out.data() + first;
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::size_t bit = j * static_cast<std::size_t>(bits);
+    const word_t v = value(j);
+    words[bit / kWordBits] |= v << (bit % kWordBits);
+    if (bit % kWordBits + static_cast<std::size_t>(bits) > kWordBits) words[bit / kWordBits + 1] |= v >> (kWordBits - bit % kWordBits);
+  }
+}
+word_t packed_value(const word_t* words, std::size_t j, int bits) {
+  const std::size_t bit = j * static_cast<std::size_t>(bits);
+  word_t v;
+  std::memcpy(&v, reinterpret_cast<const unsigned char*>(words) + bit / 8, sizeof v);
+  return (v >> (bit % 8)) & ((word_t{1} << bits) - 1);
+}
 
 // Bytes of one fold packet: small enough that a round splits into many, for the receiving threads.
 constexpr std::size_t kPacketBytes = std::size_t{1} << 14;
@@ -389,6 +412,10 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
   std::vector<word_t>& changed = ring_.changed;
   changed.assign(summary_words(own_words), 0);
   const word_t* const frontier = row_frontier_.data();
+  // With two rows, the finder of sub-step 1 is a block's only finder but its owner: its parents go
+  // home with the bitmap's changed words, in vertex order, as ids of parent_bits_ bits (the words
+  // say which vertices), and the search needs no exchange of parents at its end.
+  const bool parents_home = g.rows == 2;
   const auto in_frontier = [frontier](Column w) { return (frontier[w >> 6] >> (w & 63)) & 1; };
   for (int s = 0; s < g.rows; ++s) {
     const int k = (i + s) % g.rows, block = first_block + k;
@@ -503,7 +530,7 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
           rows_due = need_rows;
         }
       }
-      if (!out.empty()) {
+      if (!out.empty() && !parents_home) {
         exchange::FoundParentsEncoder encoder(list.messages, out.size(), count, parent_bits_);
         for (const FoundPair& f : out) encoder.add(found_vertex(f), found_parent(f));
         encoder.finish();
@@ -527,6 +554,20 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
         for (std::size_t c = 0; c < changed.size(); ++c) {
           for (word_t bits = changed[c]; bits; bits &= bits - 1) *to++ = done[c * kWordBits + __builtin_ctzll(bits)];
         }
+        if (parents_home) {
+          std::vector<FoundPair>& pairs = ring_.pairs;  // the threads' runs, in vertex order
+          pairs.clear();
+          for (std::size_t t = 0; t < found_.size() / g.rows; ++t) {
+            std::vector<FoundPair>& mine = found_[t * g.rows + k].value.pairs;
+            pairs.insert(pairs.end(), mine.begin(), mine.end());
+            mine.clear();
+          }
+          if (found_.size() / g.rows > 1) {
+            std::sort(pairs.begin(), pairs.end(),
+                      [](const FoundPair& a, const FoundPair& b) { return found_vertex(a) < found_vertex(b); });
+          }
+          pack_values(message, pairs.size(), parent_bits_, [&](std::size_t j) { return static_cast<word_t>(found_parent(pairs[j])); });
+        }
       } else {
         message.assign(done, done + words);
         message.insert(message.end(), changed.begin(), changed.end());
@@ -534,10 +575,16 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
       const int next_block = first_block + (k + 1) % g.rows;
       const std::size_t next_words = part_.first_word(next_block + 1) - part_.first_word(next_block);
       std::vector<word_t>& incoming = ring_.incoming;
-      incoming.assign(next_words + summary_words(next_words), 0);
       mpi::Request receive, send;
-      col_comm_.irecv_any(std::span<word_t>(incoming), receive);  // home: as much at most
-      col_comm_.isend(std::span<const word_t>(message), (i + g.rows - 1) % g.rows, 0, send);
+      if (home && parents_home) {  // its length is the partner's finds'
+        col_comm_.isend(std::span<const word_t>(message), (i + g.rows - 1) % g.rows, 0, send);
+        incoming.assign(col_comm_.probe_count<word_t>((i + 1) % g.rows), 0);
+        col_comm_.irecv_any(std::span<word_t>(incoming), receive);
+      } else {
+        incoming.assign(next_words + summary_words(next_words), 0);
+        col_comm_.irecv_any(std::span<word_t>(incoming), receive);  // home: as much at most
+        col_comm_.isend(std::span<const word_t>(message), (i + g.rows - 1) % g.rows, 0, send);
+      }
       receive.wait();
       send.wait();
       if (!home) {
@@ -548,23 +595,48 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
     }
   }
   // This block's vertices that the column's other ranks found, from the changed words come home;
-  // their parents follow at the end of the search (send_found_parents).
+  // their parents with them (two rows), or at the end of the search (send_found_parents).
   if (g.rows > 1) {
     const std::size_t summary = summary_words(visited_local_.num_words());
-    std::vector<std::int64_t> at(summary + 1, 0);  // where each summary word's changed words start
     const std::vector<word_t>& incoming = ring_.incoming;
-    for (std::size_t c = 0; c < summary; ++c) at[c + 1] = at[c] + __builtin_popcountll(incoming[c]);
     const word_t* const words_home = incoming.data() + summary;
     word_t* const visited_local = visited_local_.data();
     word_t* const next = next_.data();
+    // Where each summary word's changed words start, and its vertices' parents.
+    std::vector<std::int64_t>& at = ring_.at;
+    std::vector<std::int64_t>& found_at = ring_.found_at;
+    at.assign(summary + 1, 0);
+    found_at.assign(summary + 1, 0);
+    for (std::size_t c = 0; c < summary; ++c) {
+      at[c + 1] = at[c] + __builtin_popcountll(incoming[c]);
+      std::int64_t newly = 0;
+      if (parents_home) {
+        std::int64_t j = at[c];
+        for (word_t ws = incoming[c]; ws; ws &= ws - 1)
+          newly += __builtin_popcountll(words_home[j++] & ~visited_local[c * kWordBits + __builtin_ctzll(ws)]);
+      }
+      found_at[c + 1] = found_at[c] + newly;
+    }
+    const word_t* const home_parents = words_home + at[summary];
+    if (parents_home &&
+        incoming.size() != summary + static_cast<std::size_t>(at[summary]) +
+                               (static_cast<std::size_t>(found_at[summary]) * parent_bits_ + kWordBits - 1) / kWordBits + 1) {
+      throw std::logic_error("hybrid-2d: the bitmap home and its parents disagree");
+    }
 #pragma omp parallel for schedule(static)
     for (std::int64_t c = 0; c < static_cast<std::int64_t>(summary); ++c) {
       std::int64_t j = at[c];
+      std::size_t p = static_cast<std::size_t>(found_at[c]);
       for (word_t ws = incoming[c]; ws; ws &= ws - 1) {
         const std::int64_t w = c * kWordBits + __builtin_ctzll(ws);
         const word_t newly = words_home[j++] & ~visited_local[w];
         visited_local[w] |= newly;
         next[w] |= newly;
+        if (parents_home) {
+          for (word_t bits = newly; bits; bits &= bits - 1) {
+            parents[w * kWordBits + __builtin_ctzll(bits)] = static_cast<vertex_t>(packed_value(home_parents, p++, parent_bits_));
+          }
+        }
       }
     }
   }
@@ -674,7 +746,7 @@ void Grid2D<Column>::search(vertex_t root, std::span<vertex_t> parents, SearchPr
     bottom_up_ran |= direction == Direction::bottom_up;
   }
   // Every rank of the column agrees (the direction is chosen from global counts).
-  if (bottom_up_ran && grid_.grid().rows > 1) profiler.after_last_level([&] { send_found_parents(parents); });
+  if (bottom_up_ran && grid_.grid().rows > 2) profiler.after_last_level([&] { send_found_parents(parents); });
 }
 
 template class Grid2D<std::uint32_t>;

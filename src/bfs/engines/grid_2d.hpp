@@ -163,6 +163,8 @@ class Grid2D : public BfsEngine {
   // summary of its words that other ranks changed, the message out and the message in.
   struct Ring {
     std::vector<word_t> done, changed, message, incoming;
+    std::vector<FoundPair> pairs;           // two rows: the finds going home
+    std::vector<std::int64_t> at, found_at;  // the home message's index, by summary word
   };
   Ring ring_;
   bool one_thread_ = false;  // this search's team is one thread: bitmaps need no atomics
