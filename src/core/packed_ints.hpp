@@ -9,6 +9,15 @@
 
 namespace g500 {
 
+// Entry i of `bits`-wide entries laid end to end from bit 0 of `words` (bits <= 57): one unaligned
+// 8-byte load, so the words must run at least 8 bytes past the entry's first byte.
+inline std::uint64_t packed_entry(const std::uint64_t* words, std::int64_t i, int bits) {
+  const std::uint64_t bit = static_cast<std::uint64_t>(i) * bits;
+  std::uint64_t w;
+  std::memcpy(&w, reinterpret_cast<const unsigned char*>(words) + bit / 8, sizeof w);
+  return (w >> (bit % 8)) & ((std::uint64_t{1} << bits) - 1);
+}
+
 class PackedInts {
  public:
   static constexpr int kMaxBits = 57;  // a read is one unaligned 64-bit load
@@ -19,12 +28,7 @@ class PackedInts {
   int bits() const { return bits_; }
   std::int64_t bytes() const { return static_cast<std::int64_t>(words_.size() * sizeof(std::uint64_t)); }
 
-  std::uint64_t get(std::int64_t i) const {
-    const std::uint64_t bit = static_cast<std::uint64_t>(i) * bits_;
-    std::uint64_t w;
-    std::memcpy(&w, reinterpret_cast<const unsigned char*>(words_.data()) + bit / 8, sizeof w);
-    return (w >> (bit % 8)) & mask_;
-  }
+  std::uint64_t get(std::int64_t i) const { return packed_entry(words_.data(), i, bits_); }
   // Not thread-safe within a run of 64 entries (see above). value < 2^bits.
   void set(std::int64_t i, std::uint64_t value) {
     const std::uint64_t bit = static_cast<std::uint64_t>(i) * bits_;

@@ -5,13 +5,13 @@
 #include <algorithm>
 #include <iterator>
 #include <cstdio>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 
 #include "bfs/direction_policy.hpp"
 #include "bfs/engine_factories.hpp"
 #include "bfs/id_width.hpp"
+#include "core/packed_ints.hpp"
 #include "core/timer.hpp"
 #include "exchange/rounds.hpp"
 #include "graph/degree_code.hpp"
@@ -25,12 +25,16 @@ namespace {
 constexpr std::int64_t kScanChunk = 256;
 static_assert(kScanChunk % kWordBits == 0);
 
-// Values below 2^bits (bits <= 57), end to end from bit 0, appended to `out` as whole words, with
-// one word more, so that each value reads as one unaligned 8-byte load (packed_value).
+// Words of n values of `bits` bits laid end to end, with one word more, so that each value reads
+// as one unaligned 8-byte load (packed_entry, core/packed_ints.hpp).
+std::size_t packed_words(std::size_t n, int bits) {
+  return (n * static_cast<std::size_t>(bits) + kWordBits - 1) / kWordBits + 1;
+}
+// Values below 2^bits (bits <= 57), end to end from bit 0, appended to `out` (packed_words of them).
 template <class Value>
 void pack_values(std::vector<word_t>& out, std::size_t n, int bits, Value&& value) {
   const std::size_t first = out.size();
-  out.resize(first + (n * static_cast<std::size_t>(bits) + kWordBits - 1) / kWordBits + 1, 0);
+  out.resize(first + packed_words(n, bits), 0);
   word_t* const words = out.data() + first;
   for (std::size_t j = 0; j < n; ++j) {
     const std::size_t bit = j * static_cast<std::size_t>(bits);
@@ -38,12 +42,6 @@ void pack_values(std::vector<word_t>& out, std::size_t n, int bits, Value&& valu
     words[bit / kWordBits] |= v << (bit % kWordBits);
     if (bit % kWordBits + static_cast<std::size_t>(bits) > kWordBits) words[bit / kWordBits + 1] |= v >> (kWordBits - bit % kWordBits);
   }
-}
-word_t packed_value(const word_t* words, std::size_t j, int bits) {
-  const std::size_t bit = j * static_cast<std::size_t>(bits);
-  word_t v;
-  std::memcpy(&v, reinterpret_cast<const unsigned char*>(words) + bit / 8, sizeof v);
-  return (v >> (bit % 8)) & ((word_t{1} << bits) - 1);
 }
 
 // Bytes of one fold packet: small enough that a round splits into many, for the receiving threads.
@@ -430,18 +428,18 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
       FoundList& list = found_[static_cast<std::size_t>(omp_get_thread_num()) * g.rows + k].value;
       std::vector<FoundPair>& out = list.pairs;
       // Another block's finds, a word at a time, so the list rises: word w's first-entry finds wait
-      // (`before`) until word w's row finds (`rows`), searched an iteration later, are merged in.
-      FoundPair before[kWordBits], ahead[kWordBits], rows[kWordBits];
-      int n_before = 0, n_ahead = 0, n_rows = 0;
+      // (`before`) until word w's row finds (`row_finds`), searched an iteration later, are merged in.
+      FoundPair before[kWordBits], ahead[kWordBits], row_finds[kWordBits];
+      int n_before = 0, n_ahead = 0, n_row_finds = 0;
       const auto merge_word = [&] {
-        std::merge(before, before + n_before, rows, rows + n_rows, std::back_inserter(out),
+        std::merge(before, before + n_before, row_finds, row_finds + n_row_finds, std::back_inserter(out),
                    [](const FoundPair& a, const FoundPair& b) { return found_vertex(a) < found_vertex(b); });
-        n_rows = 0;
+        n_row_finds = 0;
       };
       // Vertex v of the block reached from the vertex `parent_id` (a global id), in a row search.
       const auto found = [&](local_t v, Column parent_id) {
         if (s == 0) parents[v] = static_cast<vertex_t>(parent_id);  // this rank's own block: straight in
-        else rows[n_rows++] = found_pair(v, parent_id);
+        else row_finds[n_row_finds++] = found_pair(v, parent_id);
       };
       // The rows past their first entry of word w's vertices in `due`, each up to its first entry
       // in the frontier; returns the vertices found.
@@ -620,7 +618,7 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
     const word_t* const home_parents = words_home + at[summary];
     if (parents_home &&
         incoming.size() != summary + static_cast<std::size_t>(at[summary]) +
-                               (static_cast<std::size_t>(found_at[summary]) * parent_bits_ + kWordBits - 1) / kWordBits + 1) {
+                               packed_words(static_cast<std::size_t>(found_at[summary]), parent_bits_)) {
       throw std::logic_error("hybrid-2d: the bitmap home and its parents disagree");
     }
 #pragma omp parallel for schedule(static)
@@ -634,7 +632,7 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
         next[w] |= newly;
         if (parents_home) {
           for (word_t bits = newly; bits; bits &= bits - 1) {
-            parents[w * kWordBits + __builtin_ctzll(bits)] = static_cast<vertex_t>(packed_value(home_parents, p++, parent_bits_));
+            parents[w * kWordBits + __builtin_ctzll(bits)] = static_cast<vertex_t>(packed_entry(home_parents, p++, parent_bits_));
           }
         }
       }
