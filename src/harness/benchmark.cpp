@@ -25,6 +25,7 @@
 #include "partition/partition_1d.hpp"
 #include "sssp/delta_stepping.hpp"
 #include "validate/bfs_validator.hpp"
+#include "validate/reached_tuple_counter.hpp"
 #include "validate/sssp_validator.hpp"
 
 namespace g500 {

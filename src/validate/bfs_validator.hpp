@@ -74,35 +74,4 @@ ValidationResult validate_bfs(const EdgeSource& source, const Partition1D& part,
 std::vector<std::int32_t> tree_depths(const Partition1D& part, const mpi::Comm& comm, vertex_t root,
                                       std::span<const vertex_t> parents);
 
-// The TEPS edge counts alone, for runs with --skip-validation, a batch of searches per pass over
-// the tuples: every rank holds, per vertex, a bit per search of the batch (reached or not).
-class ReachedTupleCounter {
- public:
-  static constexpr int kMaxBatch = 16;
-  ReachedTupleCounter(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm, int batch,
-                      std::int64_t chunk = exchange::kValidationRound);
-  int batch() const { return batch_; }
-  // Collective. Notes which vertices this search reached, for the next count(); at most batch() - 1
-  // searches wait.
-  void wait(std::span<const vertex_t> parents);
-  // Collective. Adds this search and counts, for each search of the batch in order, the tuples
-  // whose endpoints it both reached; the batch is empty again.
-  std::vector<std::int64_t> count(std::span<const vertex_t> parents);
-
- private:
-  void add(std::span<const vertex_t> parents);
-
-  const EdgeSource& source_;
-  const Partition1D& part_;
-  const mpi::Comm& comm_;
-  int batch_;
-  std::int64_t chunk_;
-  int used_ = 0;
-  big_vector<std::uint16_t> reached_;  // bit s of vertex v: search s reached v
-};
-
-// One search's count: a batch of one. Collective.
-std::int64_t count_reached_tuples(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
-                                  std::span<const vertex_t> parents, std::int64_t chunk = exchange::kValidationRound);
-
 }  // namespace g500

@@ -7,6 +7,7 @@
 #include "fault_cases.hpp"
 #include "test_graphs.hpp"
 #include "validate/bfs_validator.hpp"
+#include "validate/reached_tuple_counter.hpp"
 
 namespace g500 {
 namespace {

@@ -6,12 +6,13 @@
 #include <utility>
 #include <atomic>
 
-#include "bfs/engine_factories.hpp"
 #include "bfs/id_width.hpp"
 #include "core/timer.hpp"
 #include "graph/degree_code.hpp"
 
 namespace g500 {
+
+namespace {
 
 std::unique_ptr<BfsEngine> make_hybrid_1d(const EngineContext& context) {
   return make_for_id_width<Hybrid1D>(context);
@@ -36,6 +37,18 @@ std::int64_t hybrid_1d_memory_bytes(const GraphShape& shape, const BfsOptions& o
   bytes += 3 * 2 * id * std::min(2 * m_local, 2.0 * exchange::kTopDownRound);
   if (options.node.hubs > 0) bytes += 3 * shape.vertices / 16 + 17.0 * options.node.hubs;  // hub bitmap, its rank counts, ids, state
   return static_cast<std::int64_t>(std::min(bytes, 9.0e18));
+}
+
+}  // namespace
+
+EngineSpec hybrid_1d_engine() {
+  return {"hybrid-1d",
+          "direction-optimizing BFS on a 1D partition (Beamer; papers 000, 002)",
+          &make_hybrid_1d,
+          &hybrid_1d_memory_bytes,
+          mpi::ThreadLevel::funneled,
+          {&kDirectionGroup, &kBottomUpGroup, &kIdsGroup, &kNodeGroup},
+          /*reads_arc_sketch=*/true};
 }
 
 template <class Column>

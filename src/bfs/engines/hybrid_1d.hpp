@@ -12,6 +12,7 @@
 
 #include "bfs/direction_policy.hpp"
 #include "bfs/engine.hpp"
+#include "bfs/engine_spec.hpp"
 #include "bfs/level_profiler.hpp"
 #include "core/bitmap.hpp"
 #include "core/padded.hpp"
@@ -25,6 +26,9 @@
 #include "mpi/node_topology.hpp"
 
 namespace g500 {
+
+// Its registry row (bfs/registry.cpp).
+EngineSpec hybrid_1d_engine();
 
 // Column: the stored width of vertex ids (std::uint32_t when N <= 2^32, else vertex_t), which is
 // also the width of the (vertex, parent) offers top-down steps send.

@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <utility>
 
-#include "bfs/engine_factories.hpp"
 #include "bfs/id_width.hpp"
 
 namespace g500 {
+
+namespace {
 
 std::unique_ptr<BfsEngine> make_top_down_1d(const EngineContext& context) {
   return make_for_id_width<TopDown1D>(context);
@@ -20,6 +21,19 @@ std::int64_t top_down_1d_memory_bytes(const GraphShape& shape, const BfsOptions&
   // Coalescing buffers: two per destination (filling, in flight) and the posted receives.
   bytes += (2.0 * shape.ranks + 4) * static_cast<double>(options.coalescing.coalescing_size) * 2 * id;
   return static_cast<std::int64_t>(std::min(bytes, 9.0e18));
+}
+
+}  // namespace
+
+EngineSpec top_down_1d_engine() {
+  return {"top-down-1d",
+          "level-synchronous top-down BFS with asynchronous, coalesced point-to-point queries, one thread per rank "
+          "(the reference code's; paper 001)",
+          &make_top_down_1d,
+          &top_down_1d_memory_bytes,
+          mpi::ThreadLevel::funneled,
+          {&kCoalescingGroup, &kIdsGroup},
+          /*reads_arc_sketch=*/true};
 }
 
 template <class Column>

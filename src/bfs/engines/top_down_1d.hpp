@@ -9,12 +9,16 @@
 #include <vector>
 
 #include "bfs/engine.hpp"
+#include "bfs/engine_spec.hpp"
 #include "bfs/level_profiler.hpp"
 #include "core/bitmap.hpp"
 #include "exchange/coalesced_messenger.hpp"
 #include "graph/csr_1d.hpp"
 
 namespace g500 {
+
+// Its registry row (bfs/registry.cpp).
+EngineSpec top_down_1d_engine();
 
 // Column: the stored width of vertex ids, also the width of the queries sent.
 template <class Column>

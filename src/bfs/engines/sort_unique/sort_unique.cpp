@@ -1,7 +1,6 @@
 #include "bfs/engines/sort_unique/sort_unique.hpp"
 
 
-#include "bfs/engine_factories.hpp"
 #include "bfs/id_width.hpp"
 #include "bfs/level_profiler.hpp"
 #include "core/error.hpp"
@@ -9,6 +8,8 @@
 #include "graph/csr_1d.hpp"
 
 namespace g500 {
+
+namespace {
 
 std::unique_ptr<BfsEngine> make_sort_unique(const EngineContext& context) {
   return make_for_id_width<SortUnique>(context);
@@ -22,6 +23,18 @@ std::int64_t sort_unique_memory_bytes(const GraphShape& shape, const BfsOptions&
   double bytes = csr_1d_build_bytes(shape.vertices, shape.tuples, shape.ranks, id);
   bytes += sort_unique::device_bytes(n_local, arcs, shape.vertices, id) + 2 * 2 * id * arcs;
   return static_cast<std::int64_t>(std::min(bytes, 9.0e18));
+}
+
+}  // namespace
+
+EngineSpec sort_unique_engine() {
+  return {"sort-unique",
+          "GPU-style top-down BFS: frontier expanded by prefix sum and binary search, sort + unique, exchange by owner "
+          "(paper 003; Thrust: CUDA in g500-cuda, OpenMP on the CPU)",
+          &make_sort_unique,
+          &sort_unique_memory_bytes,
+          mpi::ThreadLevel::funneled,
+          {&kDeviceGroup, &kIdsGroup}};
 }
 
 template <class Column>

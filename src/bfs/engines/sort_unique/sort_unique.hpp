@@ -10,9 +10,14 @@
 #include <vector>
 
 #include "bfs/engine.hpp"
+#include "bfs/engine_spec.hpp"
 #include "bfs/engines/sort_unique/device.hpp"
 
 namespace g500 {
+
+// Its registry row (bfs/registry.cpp); built when Thrust was found, with the device half linked
+// in separately, for the CPU (g500) or CUDA (g500-cuda).
+EngineSpec sort_unique_engine();
 
 template <class Column>
 class SortUnique : public BfsEngine {

@@ -1,0 +1,441 @@
+// The bottom-up step of hybrid-2d (Beamer, Buluc, Asanovic and Yelick, IPDPSW 2013): the row's
+// frontier gathered, then R sub-steps in which each rank of the column searches one block of the
+// column range and passes its bitmap of vertices with a parent on to the next rank, then the
+// changed words back to each block's owner.
+#include <omp.h>
+
+#include <algorithm>
+#include <iterator>
+#include <stdexcept>
+
+#include "bfs/engines/grid_2d/grid_2d.hpp"
+#include "core/packed_ints.hpp"
+#include "core/timer.hpp"
+
+namespace g500 {
+namespace {
+
+// Words of a sub-step's bitmap a thread takes at a time: whole words of the summary of changed
+// words, so that no two threads write one.
+constexpr std::int64_t kScanChunk = 256;
+static_assert(kScanChunk % kWordBits == 0);
+
+// Words of the summary of `words` words: a bit a word.
+std::size_t summary_words(std::size_t words) {
+  return static_cast<std::size_t>(words_for(static_cast<std::int64_t>(words)));
+}
+
+// Words of n values of `bits` bits laid end to end, with one word more, so that each value reads
+// as one unaligned 8-byte load (packed_entry, core/packed_ints.hpp).
+std::size_t packed_words(std::size_t n, int bits) {
+  return (n * static_cast<std::size_t>(bits) + kWordBits - 1) / kWordBits + 1;
+}
+// Values below 2^bits (bits <= 57), end to end from bit 0, appended to `out` (packed_words of them).
+template <class Value>
+void pack_values(std::vector<word_t>& out, std::size_t n, int bits, Value&& value) {
+  const std::size_t first = out.size();
+  out.resize(first + packed_words(n, bits), 0);
+  word_t* const words = out.data() + first;
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::size_t bit = j * static_cast<std::size_t>(bits);
+    const word_t v = value(j);
+    words[bit / kWordBits] |= v << (bit % kWordBits);
+    if (bit % kWordBits + static_cast<std::size_t>(bits) > kWordBits) words[bit / kWordBits + 1] |= v >> (kWordBits - bit % kWordBits);
+  }
+}
+
+}  // namespace
+
+template <class Column>
+StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<vertex_t> parents,
+                                     LevelProfiler& profiler) {
+  const GridShape g = grid_.grid();
+  Timer exchanging;
+  // The frontier of this block by sorted index, gathered over the row: the row's blocks by
+  // row-range position.
+  row_gather_.gather(next_sorted_, row_frontier_, sparse(frontier_vertices));
+  next_.clear();
+  next_sorted_.clear();
+  double exchange_seconds = exchanging.seconds();
+
+  // At sub-step s this rank (row i of its column) searches block (i + s) mod R of the column,
+  // whose bitmap of vertices with a parent it got from rank i + 1 of the column, and hands it on to
+  // rank i - 1. Sub-step 0 searches this rank's own block, whose bitmap is visited_local_ itself.
+  // With the bitmap travels a word-level summary: the words the column's other ranks changed, so
+  // that the message back to the owner carries those words only (few, once most of the graph is
+  // reached).
+  pass_.changed.assign(summary_words(static_cast<std::size_t>(visited_local_.num_words())), 0);
+  StepCounts step;
+  for (int s = 0; s < g.rows; ++s) {
+    const int k = (grid_.row() + s) % g.rows;
+    step.edges_examined += search_block(s, k, parents).edges_examined;
+    if (g.rows > 1) {
+      const Timer passing;
+      pass_block(s, k);
+      exchange_seconds += passing.seconds();
+    }
+  }
+  if (g.rows > 1) take_found_vertices(parents);
+  const StepCounts found = mark_found();
+  step.discovered = found.discovered;
+  step.discovered_edges = found.discovered_edges;
+  profiler.add_exchange(exchange_seconds);
+  return step;
+}
+
+// One thread's share of sub-step s over block k of the column: for each unvisited vertex of the
+// block, a parent in the row's frontier. As hybrid-1d, each vertex first tries its row's first
+// entry (the highest-degree one), read in order from the compact arrays, without branches (a hit is
+// a coin toss in the busiest levels); that finds most parents without touching a row. The rows of
+// the rest are prefetched and searched a word later, once they have arrived.
+//
+// In this rank's own block (s == 0) a parent is written straight in. Another block's finds are
+// kept, in vertex order, for its owner: word w's first-entry finds wait (`before`) until word w's
+// row finds (`row_finds`), searched an iteration later, are merged in.
+template <class Column>
+struct Grid2D<Column>::BlockScan {
+  BlockScan(const Grid2D& engine, bool own_block, local_t offset, std::int64_t words, word_t last_mask, word_t* done,
+            word_t* next, std::vector<word_t>& changed, std::span<vertex_t> parents, std::vector<FoundPair>& out)
+      : engine(engine), own_block(own_block), offset(offset), words(words), last_mask(last_mask), done(done),
+        next(next), changed(changed), parents(parents), out(out) {}
+
+  const Grid2D& engine;
+  const bool own_block;         // sub-step 0: this rank's block
+  const local_t offset;         // the block's first row in the column range
+  const std::int64_t words;     // of the block's bitmap
+  const word_t last_mask;       // the block's vertices in its last word
+  word_t* const done;           // the block's bitmap of vertices with a parent
+  word_t* const next;           // own block: the next frontier
+  std::vector<word_t>& changed;  // another block: the summary of changed words
+  const std::span<vertex_t> parents;
+  std::vector<FoundPair>& out;   // another block: the finds, in vertex order
+  const word_t* const frontier = engine.row_frontier_.data();
+  const word_t* const empty_rows = engine.empty_rows_.data() + offset / kWordBits;  // blocks are whole words
+  const Column* const first_before = engine.first_before_.data() + offset / kWordBits;
+  StepCounts counts;
+  FoundPair before[kWordBits], ahead[kWordBits], row_finds[kWordBits];
+  int n_before = 0, n_ahead = 0, n_row_finds = 0;
+
+  bool in_frontier(Column w) const { return (frontier[w >> 6] >> (w & 63)) & 1; }
+
+  // Words [first, last) of the block. Kept whole: the row searches of word w - 1 run in the
+  // iteration of word w, so that their prefetched rows have arrived.
+  void scan(std::int64_t first, std::int64_t last) {
+    word_t rows_due = 0;
+    for (std::int64_t w = first; w <= last; ++w) {
+      word_t need_rows = 0, newly = 0;
+      if (w < last) {
+        const word_t todo = ~done[w] & ~empty_rows[w] & (w == words - 1 ? last_mask : ~word_t{0});
+        counts.edges_examined += __builtin_popcountll(todo);
+        newly = own_block ? try_first_entries_own(w, todo) : try_first_entries_other(w, todo);
+        need_rows = fetch_rows(w, todo & ~newly);
+      }
+      if (rows_due) mark(w - 1, search_rows(w - 1, rows_due));
+      if (!own_block) {
+        merge_word();  // word w - 1's
+        std::copy(ahead, ahead + n_ahead, before);
+        n_before = n_ahead;
+        n_ahead = 0;
+      }
+      if (w < last) mark(w, newly);
+      rows_due = need_rows;
+    }
+  }
+
+  // Row b of word w's first entry: after those of the word's rows below b that have entries.
+  FirstEntry first_of(std::int64_t w, int b) const {
+    const word_t filled = ~empty_rows[w];
+    return engine.first_[first_before[w] + __builtin_popcountll(filled & ((word_t{1} << b) - 1))];
+  }
+
+  // Own block: an unvisited vertex's parent is kNoParent, so it is written either way.
+  word_t try_first_entries_own(std::int64_t w, word_t todo) {
+    word_t newly = 0;
+    for (word_t bits = todo; bits; bits &= bits - 1) {
+      const int b = __builtin_ctzll(bits);
+      const FirstEntry first = first_of(w, b);
+      const word_t hit = in_frontier(first.position);
+      // the parent if hit, else kNoParent (-1), in arithmetic: a branch would mispredict
+      const vertex_t mask = -static_cast<vertex_t>(hit);
+      parents[w * kWordBits + b] = (static_cast<vertex_t>(first.vertex) & mask) | ~mask;
+      newly |= hit << b;
+    }
+    return newly;
+  }
+
+  // Another block: every try is written to `ahead`, and kept only when it hits.
+  word_t try_first_entries_other(std::int64_t w, word_t todo) {
+    word_t newly = 0;
+    for (word_t bits = todo; bits; bits &= bits - 1) {
+      const int b = __builtin_ctzll(bits);
+      const FirstEntry first = first_of(w, b);
+      const word_t hit = in_frontier(first.position);
+      ahead[n_ahead] = found_pair(w * kWordBits + b, first.vertex);
+      n_ahead += static_cast<int>(hit);
+      newly |= hit << b;
+    }
+    return newly;
+  }
+
+  // Of word w's vertices in `rest`, those with entries past the first: their rows are fetched now
+  // and searched in the next iteration.
+  word_t fetch_rows(std::int64_t w, word_t rest) const {
+    word_t need_rows = 0;
+    for (; rest; rest &= rest - 1) {
+      const int b = __builtin_ctzll(rest);
+      const local_t row = offset + w * kWordBits + b;
+      if (engine.csr_.row_length(row) < 2) continue;
+      need_rows |= word_t{1} << b;
+      __builtin_prefetch(engine.csr_.begin(row) + 1);
+    }
+    return need_rows;
+  }
+
+  // The rows past their first entry of word w's vertices in `due`, each up to its first entry in
+  // the frontier; returns the vertices found.
+  word_t search_rows(std::int64_t w, word_t due) {
+    word_t hits = 0;
+    for (; due; due &= due - 1) {
+      const int b = __builtin_ctzll(due);
+      const local_t v = w * kWordBits + b;
+      for (const Column* it = engine.csr_.begin(offset + v) + 1; it != engine.csr_.end(offset + v); ++it) {
+        ++counts.edges_examined;
+        if (in_frontier(*it)) {
+          const Column parent = engine.w_to_global_[*it];
+          if (own_block) parents[v] = static_cast<vertex_t>(parent);
+          else row_finds[n_row_finds++] = found_pair(v, parent);
+          hits |= word_t{1} << b;
+          break;
+        }
+      }
+    }
+    return hits;
+  }
+
+  // Word w's vertices found: into the block's bitmap, and this block's next frontier or the summary
+  // of changed words (one thread owns each word of it: chunks are whole words of it).
+  void mark(std::int64_t w, word_t newly) {
+    done[w] |= newly;
+    if (own_block) next[w] |= newly;
+    else if (newly) changed[w / kWordBits] |= word_t{1} << (w % kWordBits);
+  }
+
+  void merge_word() {
+    std::merge(before, before + n_before, row_finds, row_finds + n_row_finds, std::back_inserter(out),
+               [](const FoundPair& a, const FoundPair& b) { return found_vertex(a) < found_vertex(b); });
+    n_row_finds = 0;
+  }
+};
+
+template <class Column>
+StepCounts Grid2D<Column>::search_block(int s, int k, std::span<vertex_t> parents) {
+  const GridShape g = grid_.grid();
+  const int block = grid_.col() * g.rows + k;
+  const local_t count = part_.count_of(block), offset = part_.begin_of(block) - grid_.col_begin(grid_.col());
+  const std::int64_t words = s == 0 ? visited_local_.num_words() : static_cast<std::int64_t>(pass_.done.size());
+  word_t* const done = s == 0 ? visited_local_.data() : pass_.done.data();
+  // With two rows the finds go back with the bitmap (pass_block); with more, at the search's end.
+  const bool found_to_messages = g.rows > 2;
+  StepCounts step;
+#pragma omp parallel
+  {
+    FoundList& list = found_[static_cast<std::size_t>(omp_get_thread_num()) * g.rows + k].value;
+    BlockScan scan(*this, s == 0, offset, words, last_word_mask(count), done, next_.data(), pass_.changed, parents,
+                   list.pairs);
+#pragma omp for schedule(dynamic, 1) nowait
+    for (std::int64_t chunk = 0; chunk < (words + kScanChunk - 1) / kScanChunk; ++chunk) {
+      scan.scan(chunk * kScanChunk, std::min(words, (chunk + 1) * kScanChunk));
+    }
+    if (!list.pairs.empty() && found_to_messages) {
+      exchange::FoundParentsEncoder encoder(list.messages, list.pairs.size(), count, parent_bits_);
+      for (const FoundPair& f : list.pairs) encoder.add(found_vertex(f), found_parent(f));
+      encoder.finish();
+      list.pairs.clear();
+    }
+    step.add_atomic(scan.counts);
+  }
+  return step;
+}
+
+template <class Column>
+void Grid2D<Column>::pass_block(int s, int k) {
+  const GridShape g = grid_.grid();
+  const int i = grid_.row(), previous = (i + g.rows - 1) % g.rows;
+  const bool last = s + 1 == g.rows;
+  // With two rows the finder of sub-step 1 is a block's only finder but its owner: the parents go
+  // back with the changed words, and the message's length depends on them.
+  const bool parents_with_bitmap = g.rows == 2;
+  std::vector<word_t>& message = pass_.message;
+  if (last) {
+    message_to_owner(k);
+  } else {
+    const word_t* const done = s == 0 ? visited_local_.data() : pass_.done.data();
+    const std::size_t words = s == 0 ? static_cast<std::size_t>(visited_local_.num_words()) : pass_.done.size();
+    message.assign(done, done + words);
+    message.insert(message.end(), pass_.changed.begin(), pass_.changed.end());
+  }
+  const int next_block = grid_.col() * g.rows + (k + 1) % g.rows;
+  const std::size_t next_words = part_.first_word(next_block + 1) - part_.first_word(next_block);
+  std::vector<word_t>& incoming = pass_.incoming;
+  mpi::Request receive, send;
+  if (last && parents_with_bitmap) {
+    col_comm_.isend(std::span<const word_t>(message), previous, 0, send);
+    incoming.assign(col_comm_.probe_count<word_t>((i + 1) % g.rows), 0);
+    col_comm_.irecv_any(std::span<word_t>(incoming), receive);
+  } else {
+    incoming.assign(next_words + summary_words(next_words), 0);  // the owner's message: as long at most
+    col_comm_.irecv_any(std::span<word_t>(incoming), receive);
+    col_comm_.isend(std::span<const word_t>(message), previous, 0, send);
+  }
+  receive.wait();
+  send.wait();
+  if (!last) {
+    pass_.done.assign(incoming.begin(), incoming.begin() + static_cast<std::ptrdiff_t>(next_words));
+    pass_.changed.assign(incoming.begin() + static_cast<std::ptrdiff_t>(next_words), incoming.end());
+  }
+}
+
+template <class Column>
+void Grid2D<Column>::message_to_owner(int k) {
+  const GridShape g = grid_.grid();
+  const std::vector<word_t>& changed = pass_.changed;
+  const word_t* const done = pass_.done.data();  // the last sub-step's block
+  std::vector<word_t>& message = pass_.message;
+  std::size_t changed_words = 0;
+  for (const word_t c : changed) changed_words += __builtin_popcountll(c);
+  message.resize(changed.size() + changed_words);
+  std::copy(changed.begin(), changed.end(), message.begin());
+  word_t* to = message.data() + changed.size();
+  for (std::size_t c = 0; c < changed.size(); ++c) {
+    for (word_t bits = changed[c]; bits; bits &= bits - 1) *to++ = done[c * kWordBits + __builtin_ctzll(bits)];
+  }
+  if (g.rows != 2) return;
+  // The parents, in vertex order (the words say which vertices), as ids of parent_bits_ bits.
+  std::vector<FoundPair>& pairs = pass_.pairs;
+  pairs.clear();
+  const std::size_t threads = found_.size() / g.rows;
+  for (std::size_t t = 0; t < threads; ++t) {
+    std::vector<FoundPair>& mine = found_[t * g.rows + k].value.pairs;
+    pairs.insert(pairs.end(), mine.begin(), mine.end());
+    mine.clear();
+  }
+  if (threads > 1) {  // each thread's run rises; together they do not
+    std::sort(pairs.begin(), pairs.end(),
+              [](const FoundPair& a, const FoundPair& b) { return found_vertex(a) < found_vertex(b); });
+  }
+  pack_values(message, pairs.size(), parent_bits_, [&](std::size_t j) { return static_cast<word_t>(found_parent(pairs[j])); });
+}
+
+template <class Column>
+void Grid2D<Column>::take_found_vertices(std::span<vertex_t> parents) {
+  const bool with_parents = grid_.grid().rows == 2;
+  const std::size_t summary = summary_words(static_cast<std::size_t>(visited_local_.num_words()));
+  const std::vector<word_t>& incoming = pass_.incoming;
+  const word_t* const changed_words = incoming.data() + summary;
+  word_t* const visited_local = visited_local_.data();
+  word_t* const next = next_.data();
+  // Where each summary word's changed words start, and its new vertices' parents.
+  std::vector<std::int64_t>& at = pass_.at;
+  std::vector<std::int64_t>& found_at = pass_.found_at;
+  at.assign(summary + 1, 0);
+  found_at.assign(summary + 1, 0);
+  for (std::size_t c = 0; c < summary; ++c) {
+    at[c + 1] = at[c] + __builtin_popcountll(incoming[c]);
+    std::int64_t newly = 0;
+    if (with_parents) {
+      std::int64_t j = at[c];
+      for (word_t ws = incoming[c]; ws; ws &= ws - 1)
+        newly += __builtin_popcountll(changed_words[j++] & ~visited_local[c * kWordBits + __builtin_ctzll(ws)]);
+    }
+    found_at[c + 1] = found_at[c] + newly;
+  }
+  const word_t* const found_parents = changed_words + at[summary];
+  if (with_parents && incoming.size() != summary + static_cast<std::size_t>(at[summary]) +
+                                            packed_words(static_cast<std::size_t>(found_at[summary]), parent_bits_)) {
+    throw std::logic_error("hybrid-2d: the bitmap sent back and its parents disagree");
+  }
+#pragma omp parallel for schedule(static)
+  for (std::int64_t c = 0; c < static_cast<std::int64_t>(summary); ++c) {
+    std::int64_t j = at[c];
+    std::size_t p = static_cast<std::size_t>(found_at[c]);
+    for (word_t ws = incoming[c]; ws; ws &= ws - 1) {
+      const std::int64_t w = c * kWordBits + __builtin_ctzll(ws);
+      const word_t newly = changed_words[j++] & ~visited_local[w];
+      visited_local[w] |= newly;
+      next[w] |= newly;
+      if (!with_parents) continue;
+      for (word_t bits = newly; bits; bits &= bits - 1) {
+        parents[w * kWordBits + __builtin_ctzll(bits)] = static_cast<vertex_t>(packed_entry(found_parents, p++, parent_bits_));
+      }
+    }
+  }
+}
+
+template <class Column>
+StepCounts Grid2D<Column>::mark_found() {
+  StepCounts found;
+  const std::int64_t words = next_.num_words();
+#pragma omp parallel
+  {
+    StepCounts mine;
+#pragma omp for schedule(static)
+    for (std::int64_t w = 0; w < words; ++w) {
+      for (word_t bits = next_.word(w); bits; bits &= bits - 1) {
+        const local_t v = w * kWordBits + __builtin_ctzll(bits);
+        const local_t sorted = csr_.to_sorted(v);
+        if (one_thread_) {
+          visited_.set(sorted);
+          next_sorted_.set(sorted);
+        } else {
+          visited_.set_atomic(sorted);
+          next_sorted_.set_atomic(sorted);
+        }
+        ++mine.discovered;
+        mine.discovered_edges += csr_.degree[v];
+      }
+    }
+    found.add_atomic(mine);
+  }
+  return found;
+}
+
+template <class Column>
+void Grid2D<Column>::send_found_parents(std::span<vertex_t> parents) {
+  // To the owners, within the column: to each, the messages of the vertices of its block this
+  // rank's threads found, and their parents, end to end, through the fold's first slot, idle by now
+  // (no buffers of their own at the search's peak).
+  const GridShape g = grid_.grid();
+  Slot& x = slots_[0];
+  x.send.clear();
+  x.send_counts.assign(g.rows, 0);
+  const std::size_t threads = found_.size() / g.rows;
+  for (int k = 0; k < g.rows; ++k) {
+    const std::size_t before = x.send.size();
+    for (std::size_t t = 0; t < threads; ++t) {
+      FoundList& list = found_[t * g.rows + k].value;
+      x.send.insert(x.send.end(), list.messages.begin(), list.messages.end());
+      list.clear();
+    }
+    x.send_counts[k] = static_cast<int>(x.send.size() - before);
+  }
+  x.recv_counts = col_comm_.alltoallv_into<std::uint8_t>(x.send, x.send_counts, x.recv);
+  // Each vertex came once (with the block's bitmap), and its bits are set already: only its parent.
+  std::size_t at = 0;
+  for (int k = 0; k < g.rows; ++k) {
+    const std::span<const std::uint8_t> messages(x.recv.data() + at, static_cast<std::size_t>(x.recv_counts[k]));
+    at += messages.size();
+    exchange::decode_found_parents_runs(messages, part_.local_count(), parent_bits_, [&](std::int64_t v, word_t parent) {
+      parents[static_cast<local_t>(v)] = static_cast<vertex_t>(parent);
+    });
+  }
+}
+
+// The step's entry points, for grid_2d.cpp's search; the helpers they call come with them.
+#define G500_GRID_2D_BOTTOM_UP(Column)                                                                   \
+  template StepCounts Grid2D<Column>::bottom_up(std::int64_t, std::span<vertex_t>, LevelProfiler&); \
+  template void Grid2D<Column>::send_found_parents(std::span<vertex_t>);
+G500_GRID_2D_BOTTOM_UP(std::uint32_t)
+G500_GRID_2D_BOTTOM_UP(vertex_t)
+#undef G500_GRID_2D_BOTTOM_UP
+
+}  // namespace g500

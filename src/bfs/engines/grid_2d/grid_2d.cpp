@@ -1,0 +1,244 @@
+#include "bfs/engines/grid_2d/grid_2d.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "bfs/direction_policy.hpp"
+#include "bfs/id_width.hpp"
+#include "exchange/rounds.hpp"
+#include "graph/degree_code.hpp"
+#include "graph/row_builder.hpp"
+
+namespace g500 {
+namespace {
+
+// Bytes of one fold packet: small enough that a round splits into many, for the receiving threads.
+constexpr std::size_t kPacketBytes = std::size_t{1} << 14;
+
+// The blocks of this rank's processor column, laid end to end: its range V_j.
+exchange::SliceLayout column_layout(const Partition2D& grid) {
+  const Partition1D& part = grid.part();
+  const int first_block = grid.col() * grid.grid().rows;
+  exchange::SliceLayout layout;
+  for (int i = 0; i < grid.grid().rows; ++i) {
+    const int b = first_block + i;
+    layout.word_counts.push_back(static_cast<int>(part.first_word(b + 1) - part.first_word(b)));
+    layout.word_displs.push_back(static_cast<int>(part.first_word(b) - part.first_word(first_block)));
+  }
+  return layout;
+}
+
+// The blocks of this rank's processor row, by W position (whole words: only the graph's last block
+// may end inside a word, and it is last in its row).
+exchange::SliceLayout row_layout(const Partition2D& grid) {
+  const Partition1D& part = grid.part();
+  exchange::SliceLayout layout;
+  for (int c = 0; c < grid.grid().cols; ++c) {
+    const int b = grid.block_in_row(c);
+    layout.word_counts.push_back(static_cast<int>(part.first_word(b + 1) - part.first_word(b)));
+    layout.word_displs.push_back(static_cast<int>(grid.w_begin(c) / kWordBits));
+  }
+  return layout;
+}
+
+std::unique_ptr<BfsEngine> make_top_down_2d(const EngineContext& context) {
+  return make_for_id_width<Grid2D>(context, false);
+}
+std::unique_ptr<BfsEngine> make_hybrid_2d(const EngineContext& context) {
+  return make_for_id_width<Grid2D>(context, true);
+}
+
+std::int64_t grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
+  const double id = id_bytes(options, shape.vertices);
+  // The harness estimates before it generates anything, so a grid that does not fit the rank
+  // count is refused here, at once.
+  const GridShape grid = parse_grid(options.grid.grid, shape.ranks);
+  const double n_local = shape.vertices / shape.ranks + 64, n_row = shape.vertices / grid.rows + 64 * grid.cols;
+  const double n_col = shape.vertices / grid.cols + 64 * grid.rows;
+  double bytes = csr_2d_build_bytes(shape.vertices, shape.tuples, grid, id);
+  bytes += 3 * n_local / 8 + n_col / 8 + n_row / 8;  // visited (two orders), next; column and row frontiers
+  bytes += id * n_row + n_row;                      // hybrid: the vertex and degree code of each W position
+  // hybrid: empty rows, each row's first entry and its vertex (for rows with entries: at most all)
+  bytes += n_col / 8 + 2 * id * n_col + id * n_col / 64;
+  bytes += 2 * id * n_local * (grid.rows - 1);  // hybrid: parents found for the column's other blocks
+  // hybrid: those sent, and this block's received, at the end of a search (at most an id and a
+  // byte of gap a vertex), through the fold's slot
+  if (grid.rows > 1) bytes += (id + 1) * n_local * grid.rows;
+  bytes += 2 * 2 * 20.0 * static_cast<double>(exchange::kTopDownRound);  // fold: two slots, sent and received
+  bytes += 2 * id * static_cast<double>(omp_get_max_threads()) * 4096;  // top-down claims kept, each thread
+  return static_cast<std::int64_t>(std::min(bytes, 9.0e18));
+}
+
+}  // namespace
+
+EngineSpec top_down_2d_engine() {
+  return {"top-down-2d",
+          "level-synchronous top-down BFS on an R x C process grid: frontier expand in the column, compressed fold "
+          "in the row, overlapped (paper 004)",
+          &make_top_down_2d,
+          &grid_2d_memory_bytes,
+          mpi::ThreadLevel::funneled,
+          {&kGridGroup, &kIdsGroup}};
+}
+
+EngineSpec hybrid_2d_engine() {
+  return {"hybrid-2d",
+          "direction-optimizing BFS on an R x C process grid: top-down as top-down-2d, bottom-up in R sub-steps "
+          "around the column (Beamer et al., IPDPSW 2013)",
+          &make_hybrid_2d,
+          &grid_2d_memory_bytes,
+          mpi::ThreadLevel::funneled,
+          {&kDirectionGroup, &kGridGroup, &kIdsGroup}};
+}
+
+template <class Column>
+Grid2D<Column>::Grid2D(const EngineContext& context, bool direction_optimizing)
+    : options_(context.options), comm_(context.comm), part_(context.part),
+      grid_(context.part, parse_grid(context.options.grid.grid, context.comm.size())),
+      row_comm_(context.comm.split(grid_.row(), grid_.col())),
+      col_comm_(context.comm.split(grid_.col(), grid_.row())),
+      direction_optimizing_(direction_optimizing),
+      compression_(options_.grid.compress == FoldFormat::vlq ? exchange::FoldCompression::vlq
+                                                              : exchange::FoldCompression::none),
+      sparse_allowed_(exchange::SliceGather::positions_fit(part_.count_of(0) + kWordBits)),
+      column_gather_(col_comm_, column_layout(grid_)), row_gather_(row_comm_, row_layout(grid_)),
+      fold_out_(grid_.grid().cols, omp_get_max_threads(), compression_, sizeof(Column), kPacketBytes),
+      found_(static_cast<std::size_t>(omp_get_max_threads()) * grid_.grid().rows),
+      claimed_(static_cast<std::size_t>(omp_get_max_threads())) {}
+
+template <class Column>
+std::string Grid2D<Column>::layout() const {
+  char text[64];
+  std::snprintf(text, sizeof text, "%dx%d process grid", grid_.grid().rows, grid_.grid().cols);
+  return text;
+}
+
+template <class Column>
+void Grid2D<Column>::build(const EdgeSource& source) {
+  csr_ = build_csr_2d<Column>(source, grid_, comm_, row_comm_, col_comm_, options_.grid.sort_vertices);
+  global_entries_ = comm_.allreduce<edge_count_t>(csr_.local_entries(), mpi::Op::sum);
+  const local_t n_local = part_.local_count();
+  visited_ = Bitmap(n_local);
+  visited_local_ = Bitmap(n_local);
+  next_ = Bitmap(n_local);
+  if (direction_optimizing_) next_sorted_ = Bitmap(n_local);
+  column_frontier_ = Bitmap(grid_.col_count(grid_.col()));
+  if (direction_optimizing_) build_bottom_up_tables();
+  parent_bits_ = rows::id_bits(part_.num_vertices());
+}
+
+template <class Column>
+void Grid2D<Column>::build_bottom_up_tables() {
+  const local_t n_local = part_.local_count();
+  row_frontier_ = Bitmap(grid_.w_count());
+  std::vector<int> counts, displs;
+  for (int c = 0; c < grid_.grid().cols; ++c) {
+    counts.push_back(static_cast<int>(part_.count_of(grid_.block_in_row(c))));
+    displs.push_back(static_cast<int>(grid_.w_begin(c)));
+  }
+  // The vertex behind each W position, for the parents a bottom-up step finds: the row gathers each
+  // block's local index by sorted number, in place, then adds the block's first id.
+  w_to_global_.resize(grid_.w_count());
+  {
+    std::vector<Column> locals(n_local);
+    for (local_t s = 0; s < n_local; ++s) locals[s] = static_cast<Column>(csr_.to_local(s));
+    row_comm_.allgatherv<Column>(locals, w_to_global_.data(), counts, displs);
+  }
+  for (int c = 0; c < grid_.grid().cols; ++c) {
+    const vertex_t base = part_.begin_of(grid_.block_in_row(c));
+    for (vertex_t w = grid_.w_begin(c); w < grid_.w_begin(c) + counts[c]; ++w) {
+      w_to_global_[w] = static_cast<Column>(base + w_to_global_[w]);
+    }
+  }
+  // Each row's entry of highest degree to its front, from the degree code of every W position's
+  // vertex; the rotation keeps the others in order.
+  std::vector<std::uint8_t> code(grid_.w_count());
+  {
+    std::vector<std::uint8_t> mine(n_local);
+    for (local_t s = 0; s < n_local; ++s) mine[s] = degree_code(csr_.degree[csr_.to_local(s)]);
+    row_comm_.allgatherv<std::uint8_t>(mine, code.data(), counts, displs);
+  }
+  // This block's part of the table holds its sorted -> local map too: the CSR's copy goes.
+  own_w_begin_ = grid_.w_begin(grid_.col());
+  own_begin_ = part_.begin_of(grid_.block_in_row(grid_.col()));
+  big_vector<Column>().swap(csr_.sorted_to_local);
+  empty_rows_ = Bitmap(csr_.rows());
+  for (local_t u = 0; u < csr_.rows(); ++u)
+    if (csr_.row_length(u) == 0) empty_rows_.set(u);
+#pragma omp parallel for schedule(dynamic, 1024)
+  for (local_t u = 0; u < csr_.rows(); ++u) {
+    Column* row = csr_.columns.data() + csr_.offsets[u];
+    Column* best = row;
+    for (Column* it = row; it != row + csr_.row_length(u); ++it)
+      if (code[*it] > code[*best]) best = it;
+    if (best != row + csr_.row_length(u)) std::rotate(row, best, best + 1);
+  }
+  const std::int64_t words = empty_rows_.num_words();
+  first_before_.resize(static_cast<std::size_t>(words));
+  std::int64_t filled = 0;
+  for (std::int64_t w = 0; w < words; ++w) {
+    first_before_[w] = static_cast<Column>(filled);
+    filled += kWordBits - __builtin_popcountll(empty_rows_.word(w));
+  }
+  filled -= words * kWordBits - csr_.rows();  // the last word's bits past the rows count as filled
+  first_.resize(static_cast<std::size_t>(filled));
+#pragma omp parallel for schedule(static)
+  for (std::int64_t w = 0; w < words; ++w) {
+    std::int64_t at = first_before_[w];
+    for (local_t u = w * kWordBits; u < std::min<local_t>(csr_.rows(), (w + 1) * kWordBits); ++u) {
+      if (csr_.row_length(u) == 0) continue;
+      first_[at++] = {*csr_.begin(u), w_to_global_[*csr_.begin(u)]};
+    }
+  }
+}
+
+template <class Column>
+void Grid2D<Column>::search(vertex_t root, std::span<vertex_t> parents, SearchProfile* profile) {
+  start_parents(parents, part_, "2D engine");
+  one_thread_ = omp_get_max_threads() == 1;
+  visited_.clear();
+  visited_local_.clear();
+  next_.clear();
+  next_sorted_.clear();
+  edge_count_t root_degree = 0;
+  if (part_.owns(root)) {
+    const local_t r = part_.to_local(root);
+    parents[r] = root;
+    visited_.set(csr_.to_sorted(r));
+    visited_local_.set(r);
+    next_.set(r);
+    if (direction_optimizing_) next_sorted_.set(csr_.to_sorted(r));
+    root_degree = csr_.degree[r];
+  }
+  DirectionPolicy policy(options_.direction, part_.num_vertices(), global_entries_);
+  policy.start(comm_.allreduce<edge_count_t>(root_degree, mpi::Op::sum));
+  LevelProfiler profiler(comm_, profile);
+  for (auto& list : found_) list.value.clear();
+  bool bottom_up_ran = false;
+  for (int level = 0; !policy.done(); ++level) {
+    profiler.begin_level();
+    Direction direction = policy.choose();
+    if (!direction_optimizing_) direction = Direction::top_down;
+    StepCounts step;
+    if (direction == Direction::top_down) {
+      const Timer expanding;
+      expand(policy.frontier_vertices());
+      profiler.add_exchange(expanding.seconds());
+      step = fold(parents, profiler);
+    } else {
+      step = bottom_up(policy.frontier_vertices(), parents, profiler);
+    }
+    policy.end_level(profiler, level, direction, step);
+    bottom_up_ran |= direction == Direction::bottom_up;
+  }
+  // Every rank of the column agrees (the direction is chosen from global counts).
+  if (bottom_up_ran && grid_.grid().rows > 2) profiler.after_last_level([&] { send_found_parents(parents); });
+}
+
+template class Grid2D<std::uint32_t>;
+template class Grid2D<vertex_t>;
+
+}  // namespace g500

@@ -1,0 +1,207 @@
+#pragma once
+// BFS on a 2D process grid (paper 004, Ueno and Suzumura, HPDC 2012): `--bfs top-down-2d` and, with
+// direction optimization, `--bfs hybrid-2d`. Options: groups "grid" and "ids" ("direction" too for
+// hybrid-2d).
+//
+// Top-down level (paper 004, Algorithm II; top_down_step.cpp): expand, the frontier bitmap of the
+// processor column's range gathered within the column; fold, every frontier row's entries sent to
+// their targets' owners within the processor row, as packets of (u, v) (exchange/fold_codec.hpp),
+// in rounds whose exchange runs (MPI_Ialltoallv) while the next round is encoded and the previous
+// one decoded.
+//
+// Bottom-up level (Beamer, Buluc, Asanovic and Yelick, "Distributed Memory Breadth-First Search
+// Revisited: Enabling Bottom-Up Search", IPDPSW 2013; bottom_up_step.cpp): the frontier of the
+// row's blocks is gathered within the processor row; the column range's unvisited vertices are
+// searched in R sub-steps, each rank of the column taking one block a sub-step and handing its
+// bitmap of vertices already given a parent to the next rank of the column, so no vertex is looked
+// for twice; after the last sub-step each bitmap's words that other ranks changed are sent back to
+// the block's owner, which takes the vertices found for it into its bitmaps; the parents found for
+// other ranks go to their owners once, at the end of the search, in one exchange within the column.
+//
+// Vertex numbering: a rank's block is stored by "sorted index" (decreasing degree, --sort-vertices)
+// and by "local index" (the common 1D partition's order, in which parents are written); the row's
+// frontier and the CSR's entries use "row-range positions" (partition/process_grid.hpp).
+#include <cstdint>
+#include <span>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "bfs/engine.hpp"
+#include "bfs/engine_spec.hpp"
+#include "bfs/level_profiler.hpp"
+#include "core/bitmap.hpp"
+#include "core/padded.hpp"
+#include "exchange/fold_codec.hpp"
+#include "exchange/found_parents_codec.hpp"
+#include "exchange/packet_buckets.hpp"
+#include "exchange/slice_gather.hpp"
+#include "graph/csr_2d.hpp"
+#include "partition/process_grid.hpp"
+
+namespace g500 {
+
+// Their registry rows (bfs/registry.cpp).
+EngineSpec top_down_2d_engine();
+EngineSpec hybrid_2d_engine();
+
+template <class Column>
+class Grid2D : public BfsEngine {
+ public:
+  Grid2D(const EngineContext& context, bool direction_optimizing);
+  void build(const EdgeSource& source) override;
+  void search(vertex_t root, std::span<vertex_t> parents, SearchProfile* profile) override;
+  std::string layout() const override;
+
+ private:
+  // --- Kernel 1 (grid_2d.cpp) ---
+  // hybrid-2d's tables beside the graph: the vertex of each row-range position, the empty rows, and
+  // each row's entry of highest degree moved to its front (a bottom-up step tests it first: it
+  // finds most parents), the rest still rising.
+  void build_bottom_up_tables();
+
+  // --- Top-down step (top_down_step.cpp) ---
+  void expand(std::int64_t frontier_vertices);
+  StepCounts fold(std::span<vertex_t> parents, LevelProfiler& profiler);
+  // The frontier rows cut into pieces of about `round` entries (piece_ends_), an exchange each.
+  void plan_pieces(edge_count_t round);
+  // Encodes the edges of the frontier rows [first, last) of the column range into slot `slot`,
+  // claiming this rank's own targets on the spot; returns the edges it encoded for other ranks.
+  std::int64_t encode_piece(local_t first, local_t last, int slot, StepCounts& counts);
+  void decode_received(int slot);
+  // A vertex of this rank's block, by its sorted index, reached with `parent` by a top-down step's
+  // thread `thread`: only its visited bit at once; the rest (parent, bitmaps by local index,
+  // counts) once the step's exchanges are done, by settle_claims, which fetches the random reads
+  // ahead.
+  void claim(local_t sorted, vertex_t parent, int thread);
+  StepCounts settle_claims(std::span<vertex_t> parents);
+
+  // --- Bottom-up step (bottom_up_step.cpp) ---
+  StepCounts bottom_up(std::int64_t frontier_vertices, std::span<vertex_t> parents, LevelProfiler& profiler);
+  // Sub-step s: this rank searches block k of its column for parents; returns the step's counts.
+  StepCounts search_block(int s, int k, std::span<vertex_t> parents);
+  // After sub-step s: the block's bitmap on to the previous rank of the column, or, after the last
+  // sub-step, its changed words back to the block's owner.
+  void pass_block(int s, int k);
+  // The message pass_block sends back to a block's owner: the summary of changed words, the words,
+  // and with two rows the parents of the vertices they add.
+  void message_to_owner(int k);
+  // This block's vertices that the column's other ranks found, from the message received after the
+  // last sub-step: into its bitmaps (and, with two rows, their parents).
+  void take_found_vertices(std::span<vertex_t> parents);
+  // A bottom-up level's found vertices (next_, by local index) into the bitmaps by sorted index
+  // (visited, and what the row gathers), counted.
+  StepCounts mark_found();
+  // The parents this search's bottom-up steps found for the column's other blocks, to their owners.
+  void send_found_parents(std::span<vertex_t> parents);
+  // One thread's share of a sub-step's search (bottom_up_step.cpp).
+  struct BlockScan;
+
+  // This block's vertex of sorted index `sorted`, by local index: hybrid-2d reads it from its table
+  // of vertices by row-range position (and drops the CSR's map), top-down-2d from the CSR.
+  local_t local_of(local_t sorted) const {
+    if (direction_optimizing_) return static_cast<local_t>(w_to_global_[own_w_begin_ + sorted]) - own_begin_;
+    return csr_.to_local(sorted);
+  }
+  // Frontiers below N/32 vertices travel as lists of positions, larger ones as bitmaps.
+  bool sparse(std::int64_t frontier_vertices) const {
+    return sparse_allowed_ && frontier_vertices < static_cast<std::int64_t>(part_.num_vertices() / 32);
+  }
+
+  const BfsOptions& options_;
+  const mpi::Comm& comm_;
+  const Partition1D& part_;
+  Partition2D grid_;
+  mpi::Comm row_comm_, col_comm_;  // ranked by column, and by row
+  bool direction_optimizing_;
+  exchange::FoldCompression compression_;
+  bool sparse_allowed_;
+  exchange::SliceGather column_gather_;  // expand: this block's frontier to the column
+  exchange::SliceGather row_gather_;     // bottom-up: this block's frontier (sorted) to the row
+  exchange::PacketBuckets fold_out_;     // top-down: (u, v) to the row, by column
+  // Bottom-up, [thread * R + row]: the vertices of that row's block this thread found during the
+  // search, with their parents. A sub-step's finds are gathered in vertex order, as (index in the
+  // block, parent's global id) in one word, the index above, with 32-bit ids, else a pair; then
+  // encoded as one message (exchange/found_parents_codec.hpp) after the search's earlier ones.
+  // Each vertex's bit reaches its owner with the block's bitmap at every level; the messages go
+  // once, at the end, end to end.
+  using FoundPair = std::conditional_t<sizeof(Column) <= 4, std::uint64_t, std::pair<std::uint64_t, std::uint64_t>>;
+  static FoundPair found_pair(local_t v, Column parent) {
+    if constexpr (sizeof(Column) <= 4) return (static_cast<std::uint64_t>(v) << 32) | parent;
+    else return {static_cast<std::uint64_t>(v), static_cast<std::uint64_t>(parent)};
+  }
+  static local_t found_vertex(const FoundPair& f) {
+    if constexpr (sizeof(Column) <= 4) return static_cast<local_t>(f >> 32);
+    else return static_cast<local_t>(f.first);
+  }
+  static Column found_parent(const FoundPair& f) {
+    if constexpr (sizeof(Column) <= 4) return static_cast<Column>(f);
+    else return static_cast<Column>(f.second);
+  }
+  struct FoundList {
+    std::vector<FoundPair> pairs;        // this sub-step's
+    std::vector<std::uint8_t> messages;  // the search's, encoded
+    void clear() {
+      pairs.clear();
+      messages.clear();
+    }
+  };
+  std::vector<Padded<FoundList>> found_;
+  int parent_bits_ = 1;  // of a global id
+
+  Csr2D<Column> csr_;
+  edge_count_t global_entries_ = 0;
+  std::vector<Column> w_to_global_;  // bottom-up: the vertex at each row-range position
+  vertex_t own_w_begin_ = 0, own_begin_ = 0;  // this block's first row-range position and first vertex
+  // Bottom-up, by row of the column range, read in order: each row's first entry, as its row-range
+  // position and its vertex's global id, so that most rows are settled without a read of the row
+  // itself. Only rows with entries have one (a 2D rank's rows are often empty): row u's is at
+  // first_before_[u / 64] plus the rows with entries before u in its word.
+  struct FirstEntry {
+    Column position, vertex;
+  };
+  std::vector<FirstEntry> first_;
+  std::vector<Column> first_before_;
+  Bitmap empty_rows_;  // bottom-up: rows of the column range with no entries here, never searched
+
+  Bitmap visited_;          // this block, by sorted index
+  Bitmap visited_local_;    // the same, by local index
+  Bitmap next_;             // the next frontier, this block, by local index
+  Bitmap next_sorted_;      // hybrid: the same, by sorted index (what the row gathers)
+  Bitmap column_frontier_;  // expand's result: the column range, by offset in it
+  Bitmap row_frontier_;     // bottom-up: the row's blocks, by row-range position
+
+  // Exchange buffers, two slots: in a fold one is in flight while the other is filled or read.
+  struct Slot {
+    std::vector<std::uint8_t> send, recv;
+    std::vector<int> send_counts, send_displs, recv_counts, recv_displs;
+    mpi::Request request;
+  };
+  Slot slots_[2];
+  std::vector<local_t> piece_ends_;
+  // By thread: a top-down step's claims not yet settled (at most kClaimsKept), and the counts of
+  // those settled.
+  struct Claim {
+    Column sorted, parent;
+  };
+  struct Claims {
+    std::vector<Claim> list;
+    StepCounts counts;
+  };
+  static constexpr std::size_t kClaimsKept = std::size_t{1} << 12;
+  void settle(Claims& claims, std::span<vertex_t> parents);
+  std::vector<Padded<Claims>> claimed_;
+  std::span<vertex_t> parents_;  // the search's, during a top-down step
+  // Bottom-up buffers for the blocks passed around the column, kept from level to level: the
+  // bitmap of the block being searched, the summary of its words that other ranks changed, the
+  // message out and the message in.
+  struct BlockPass {
+    std::vector<word_t> done, changed, message, incoming;
+    std::vector<FoundPair> pairs;            // two rows: the finds sent back to the block's owner
+    std::vector<std::int64_t> at, found_at;  // the owner's message's index, by summary word
+  };
+  BlockPass pass_;
+  bool one_thread_ = false;  // this search's team is one thread: bitmaps need no atomics
+};
+
+}  // namespace g500

@@ -1,0 +1,183 @@
+#pragma once
+// Rules 3, 4 and 5 of a BFS validation, for every tree of a batch at once, on every tuple of this
+// rank's share of the edge source, where it is made: no tuple travels.
+//
+// Rules 3 and 4 read the levels of a tuple's endpoints in the replicated trees (tree_table.hpp).
+// Rule 5: a tuple (v, p) with v one level below p, and p's fingerprint equal to the one v keeps of
+// its parent, is a candidate tree edge of v; v's owner confirms it if p is v's parent. Only
+// candidates travel: about one per vertex, plus the tuples one level apart whose fingerprints match
+// by chance (1 in 16 with packed entries).
+#include <omp.h>
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/bitmap.hpp"
+#include "core/padded.hpp"
+#include "exchange/owner_buckets.hpp"
+#include "graph/edge_source.hpp"
+#include "validate/tree_table.hpp"
+
+namespace g500::validation {
+
+constexpr int kMaxBatch = 16;
+
+// One scan over the tuples for the first parents.size() trees of `tree`. Candidate ids travel as
+// Id (32-bit whenever N allows: scan_tuples_narrowest).
+template <class Entry, class Id>
+class TupleScan {
+ public:
+  TupleScan(const Partition1D& part, const mpi::Comm& comm, const TreeTable<Entry>& tree,
+            std::span<const SlotParents> parents)
+      : part_(part), comm_(comm), tree_(tree), parents_(parents), slots_(static_cast<int>(parents.size())),
+        threads_(omp_get_max_threads()), confirmed_(slots_, Bitmap(part.local_count())),
+        to_owner_(comm.size(), threads_, "validation.tree_edge_candidates"),
+        thread_failure_(static_cast<std::size_t>(threads_) * slots_),
+        thread_nedge_(static_cast<std::size_t>(threads_) * slots_, 0), own_(threads_) {}
+
+  // Collective. Scans the source in rounds of `chunk` tuples; adds to each search's failure and
+  // returns each search's count of this rank's nedge.
+  std::vector<std::int64_t> run(const EdgeSource& source, std::int64_t chunk, std::span<Failure> failures) {
+    scan_in_pieces(source, comm_, chunk, [&](int t, std::span<const Edge> edges) { scan(t, edges); },
+                   [&] { confirm_round(); });
+    return finish(failures);
+  }
+
+ private:
+  struct Candidate {
+    Id child, parent;
+    std::uint32_t slot;
+  };
+  static constexpr std::int64_t kPrefetchDistance = 16;  // tuples (or candidates) ahead
+
+  // Thread t's tuples against every tree of the batch.
+  void scan(int t, std::span<const Edge> edges) {
+    std::int64_t nedge[kMaxBatch] = {};
+    const TreeTable<Entry>& tree = tree_;  // locals: the candidates' pushes cannot change them
+    const int slots = slots_;
+    const std::int64_t n = static_cast<std::int64_t>(edges.size());
+    for (std::int64_t k = 0; k < n; ++k) {
+      if (k + kPrefetchDistance < n) {
+        __builtin_prefetch(tree.row(edges[k + kPrefetchDistance].u));
+        __builtin_prefetch(tree.row(edges[k + kPrefetchDistance].v));
+      }
+      const vertex_t u = edges[k].u, v = edges[k].v;
+      const Entry* const row_u = tree.row(u);
+      const Entry* const row_v = tree.row(v);
+      const std::uint32_t fp_u = Entry::fingerprint_of(u), fp_v = Entry::fingerprint_of(v);
+      for (int s = 0; s < slots; ++s) {
+        const Entry eu = row_u[s], ev = row_v[s];
+        // Without branches on the levels, which vary at random from tuple to tuple; only a broken
+        // rule or a candidate (a few percent of tuples) branches.
+        const std::uint32_t lu = eu.level(), lv = ev.level();
+        const bool in_u = lu != Entry::kUnreached, in_v = lv != Entry::kUnreached;
+        const std::int64_t diff = std::int64_t{lu} - std::int64_t{lv};
+        const bool both = in_u & in_v;
+        nedge[s] += both;
+        const bool up = both & (diff == 1) & (eu.fingerprint() == fp_v);
+        const bool down = both & (diff == -1) & (ev.fingerprint() == fp_u);
+        if (__builtin_expect(up | down, 0)) {
+          if (up) candidate(t, s, u, v);
+          else candidate(t, s, v, u);
+        }
+        const bool broken = (in_u != in_v) | (both & (diff * diff > 1));
+        if (__builtin_expect(broken, 0)) report(t, s, u, v, in_u, in_v, lu, lv);
+      }
+    }
+    for (int s = 0; s < slots; ++s) thread_nedge_[static_cast<std::size_t>(t) * slots + s] += nedge[s];
+  }
+
+  // A tuple that breaks rule 3 or 4 for search s.
+  void report(int t, int s, vertex_t u, vertex_t v, bool in_u, bool in_v, std::uint32_t lu, std::uint32_t lv) {
+    Failure& f = thread_failure_[static_cast<std::size_t>(t) * slots_ + s];
+    if (in_u != in_v) {
+      const vertex_t in = in_u ? u : v, out = in_u ? v : u;
+      f.set(4, "edge (" + vid(u) + ", " + vid(v) + ") joins reached vertex " + vid(in) + " to unreached vertex " +
+                   vid(out));
+    } else {
+      f.set(3, "edge (" + vid(u) + ", " + vid(v) + ") spans levels " + std::to_string(lu) + " and " +
+                   std::to_string(lv));
+    }
+  }
+
+  // This rank's own candidates wait for the end of the round too, so that all are checked in one
+  // prefetched sweep (each reads a parent at random).
+  void candidate(int t, int s, vertex_t child, vertex_t parent) {
+    const int owner = part_.owner(child);
+    const Candidate c{static_cast<Id>(child), static_cast<Id>(parent), static_cast<std::uint32_t>(s)};
+    if (owner == comm_.rank()) own_[t].value.push_back(c);
+    else to_owner_.push(t, owner, c);
+  }
+
+  // Collective: the round's candidates to their owners, and every candidate confirmed or not.
+  void confirm_round() {
+    to_owner_.exchange(comm_, received_);
+    confirm(received_);
+    for (Padded<std::vector<Candidate>>& list : own_) {
+      confirm(list.value);
+      list.value.clear();
+    }
+  }
+
+  void confirm(const std::vector<Candidate>& list) {
+    const std::int64_t m = static_cast<std::int64_t>(list.size());
+#pragma omp parallel for schedule(static)
+    for (std::int64_t k = 0; k < m; ++k) {
+      if (k + kPrefetchDistance < m) {
+        const Candidate& soon = list[k + kPrefetchDistance];
+        __builtin_prefetch(parents_[soon.slot].address(part_.to_local(static_cast<vertex_t>(soon.child))));
+      }
+      const local_t i = part_.to_local(static_cast<vertex_t>(list[k].child));
+      if (parents_[list[k].slot][i] == static_cast<vertex_t>(list[k].parent)) confirmed_[list[k].slot].set_atomic(i);
+    }
+  }
+
+  // The threads' counts and failures summed per search, and rule 5 for every reached vertex of
+  // this rank whose tree edge no tuple confirmed.
+  std::vector<std::int64_t> finish(std::span<Failure> failures) const {
+    std::vector<std::int64_t> nedge(slots_, 0);
+    const Entry* const rows = tree_.row(part_.begin());
+    for (int s = 0; s < slots_; ++s) {
+      for (int t = 0; t < threads_; ++t) {
+        const std::size_t at = static_cast<std::size_t>(t) * slots_ + s;
+        nedge[s] += thread_nedge_[at];
+        if (thread_failure_[at].rule) failures[s].set(thread_failure_[at].rule, thread_failure_[at].message);
+      }
+      for (local_t i = 0; i < part_.local_count(); ++i) {
+        const std::uint32_t level = rows[i * tree_.slots() + s].level();
+        if (level != Entry::kUnreached && level > 0 && !confirmed_[s].test(i)) {
+          failures[s].set(5, "vertex " + vid(part_.to_global(i)) + " has parent " + vid(parents_[s][i]) +
+                                 ", which no input edge joins it to");
+          break;
+        }
+      }
+    }
+    return nedge;
+  }
+
+  const Partition1D& part_;
+  const mpi::Comm& comm_;
+  const TreeTable<Entry>& tree_;
+  std::span<const SlotParents> parents_;
+  int slots_, threads_;
+  std::vector<Bitmap> confirmed_;  // by search: this rank's vertices whose tree edge a tuple confirmed
+  exchange::OwnerBuckets<Candidate> to_owner_;
+  std::vector<Candidate> received_;
+  std::vector<Failure> thread_failure_;     // [thread * slots + search]
+  std::vector<std::int64_t> thread_nedge_;  // the same
+  std::vector<Padded<std::vector<Candidate>>> own_;  // by thread: candidates this rank owns
+};
+
+// A TupleScan with candidates in 32-bit ids whenever N allows.
+template <class Entry>
+std::vector<std::int64_t> scan_tuples_narrowest(const EdgeSource& source, const Partition1D& part,
+                                                const mpi::Comm& comm, const TreeTable<Entry>& tree,
+                                                std::span<const SlotParents> parents, std::int64_t chunk,
+                                                std::span<Failure> failures) {
+  if (fits_32_bit(part.num_vertices()))
+    return TupleScan<Entry, std::uint32_t>(part, comm, tree, parents).run(source, chunk, failures);
+  return TupleScan<Entry, vertex_t>(part, comm, tree, parents).run(source, chunk, failures);
+}
+
+}  // namespace g500::validation
