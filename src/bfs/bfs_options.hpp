@@ -11,7 +11,7 @@ namespace g500 {
 struct DirectionOptions {
   // top-down -> bottom-up when frontier edges > unexplored edges / alpha. Beamer's 15 suits a costly
   // bottom-up step; ours tests a compact first-neighbour array first, so going bottom-up sooner pays
-  // (alpha 60 against 15, paired runs: +8.5% TEPS at SCALE 22 2x1, +15% at 1x2, +18% at SCALE 18).
+  // (60 against 15: docs/tuning.md).
   double alpha = 60.0;
   double beta = 18.0;   // bottom-up -> top-down when the frontier shrinks below N / beta
 };
@@ -19,9 +19,9 @@ struct DirectionOptions {
 // Bottom-up steps (group "bottom-up").
 struct BottomUpOptions {
   int summary_granularity = 64;  // frontier bits per summary bit
-  // Row scans read the summary before each frontier bit (paper 000). Off by default: at SCALE 22
-  // the bitmap sits in cache and the extra branch cost 7-12% (paired runs), but a bitmap far
-  // larger than the cache is the case it was made for.
+  // Row scans read the summary before each frontier bit (paper 000). Off by default: while the
+  // bitmap sits in cache the extra branch costs more than it saves (docs/tuning.md), but a bitmap
+  // far larger than the cache is the case it was made for.
   bool summary_check = false;
   // hybrid-1d: each rank's vertices renumbered by decreasing degree within windows of 32768
   // (graph/window_order.hpp); parents go back to the original ids inside the timed search.

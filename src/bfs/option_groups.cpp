@@ -125,7 +125,7 @@ const OptionGroup kGridGroup = {
                      "renumber each block's vertices by decreasing degree for the visited bitmap (on|off)")
           ->transform(CLI::CheckedTransformer(on_off))->default_str("on")->group("2D engines");
     },
-    // The grid is checked against the rank count when the engine is made (bfs/engines/grid_2d.cpp).
+    // The grid is checked against the rank count when the engine is made (bfs/engines/grid_2d/grid_2d.cpp).
     [](const BfsOptions&) {},
     [](const BfsOptions& o, nlohmann::json& out) {
       out["grid"] = o.grid.grid;

@@ -2,10 +2,10 @@
 // The parents one rank found for another rank's block of vertices, as one message: the vertices in
 // increasing order, each as its gap from the one before (Rice code), followed by its parent in
 // `bits` bits. hybrid-2d encodes one for each level's finds and sends them once per search, end to
-// end, within a processor column (bfs/engines/grid_2d.hpp). Against (parent, vertex) pairs sorted by parent and delta-coded as
+// end, within a processor column (bfs/engines/grid_2d/). Against (parent, vertex) pairs sorted by parent and delta-coded as
 // variable-length bytes, this needs no sort and decodes without a branch per byte; gaps and parents
-// cost their bits and no more (SCALE 18, 4 x 4 grid: about 23 bits a vertex, against 28 with a
-// bitmap of the block in place of the gaps).
+// cost their bits and no more (fewer bits a vertex than a bitmap of the block in place of the gaps:
+// docs/tuning.md).
 //
 // A message, in 64-bit little-endian words (bytes on the wire, so that the engine's byte buffers
 // carry it): a header (the vertex count in the low 48 bits, the Rice parameter k

@@ -44,8 +44,8 @@ class OwnerQuery {
       const std::int64_t first = n * t / team, last = n * (t + 1) / team;
       std::int64_t* count = counts_.data() + static_cast<std::size_t>(t) * p;
       for (std::int64_t i = first; i < last; ++i) {
-        if (i + kAhead < last) {
-          const vertex_t ahead = vertex_of(questions[i + kAhead]);
+        if (i + kPrefetchDistance < last) {
+          const vertex_t ahead = vertex_of(questions[i + kPrefetchDistance]);
           if (part_.owns(ahead)) prefetch(part_.to_local(ahead));
         }
         const int owner = part_.owner(vertex_of(questions[i]));
@@ -81,7 +81,7 @@ class OwnerQuery {
     answers_.resize(m);
 #pragma omp parallel for schedule(static)
     for (std::int64_t k = 0; k < m; ++k) {
-      if (k + kAhead < m) prefetch(part_.to_local(vertex_of(asked_[k + kAhead])));
+      if (k + kPrefetchDistance < m) prefetch(part_.to_local(vertex_of(asked_[k + kPrefetchDistance])));
       answers_[k] = answer(asked_[k]);
     }
     comm_.alltoallv_into<Reply>(answers_, recv_counts, back_);
@@ -91,7 +91,7 @@ class OwnerQuery {
   }
 
  private:
-  static constexpr std::int64_t kAhead = 16;
+  static constexpr std::int64_t kPrefetchDistance = 16;
   const mpi::Comm& comm_;
   const Partition& part_;
   std::vector<int> dest_;

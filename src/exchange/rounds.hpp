@@ -15,7 +15,7 @@ namespace g500::exchange {
 inline constexpr std::int64_t kBuildRound = std::int64_t{1} << 19;
 // The root scan (which vertices have an edge), between kernel 1 and the searches, untimed: a round
 // an eighth of the build's, so its buffers (an arc each) stay below what the graph leaves free
-// (at SCALE 20 on four ranks they set each rank's peak, 8 MB above the built graph's).
+// (with a round as large as the build's they set each rank's peak: docs/tuning.md).
 inline constexpr std::int64_t kRootScanRound = std::int64_t{1} << 16;
 // Top-down BFS steps: frontier edges per exchange (pieces end at a vertex, so a hub's whole row
 // may exceed it).

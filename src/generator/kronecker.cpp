@@ -5,8 +5,9 @@ namespace {
 
 // Initiator probabilities as 16-bit thresholds, so choices are exact integer comparisons (each
 // within 2^-16 of the initiator's). One 64-bit draw serves two levels, a 16-bit row draw and a
-// 16-bit column draw each: half the mixing of a draw per level. The generator got ~10% faster, not
-// 2x: the per-level compares, shifts and the u, v updates cost about as much as the mixing.
+// 16-bit column draw each: half the mixing of a draw per level. It gains less than half the time:
+// the per-level compares, shifts and the u, v updates cost about as much as the mixing
+// (docs/tuning.md).
 constexpr double kA = 0.57, kB = 0.19, kC = 0.19, kD = 0.05;
 static_assert(kA + kB + kC + kD > 0.9999 && kA + kB + kC + kD < 1.0001);
 constexpr std::uint64_t threshold(double p) { return static_cast<std::uint64_t>(p * 65536.0 + 0.5); }
@@ -59,7 +60,7 @@ Edge KroneckerGenerator::edge(std::int64_t i) const {
 
 void KroneckerGenerator::edges(std::int64_t first, std::span<Edge> out) const {
   // 32 tuples at a time: four vectors of eight, whose independent multiply chains keep the vector
-  // units busy (2^25 tuples on one thread: 0.23 s, against 0.34 s with 8 lanes and 0.27 s with 16).
+  // units busy (8 and 16 lanes measured slower: docs/tuning.md).
   constexpr int kLanes = 32;
   const std::int64_t n = static_cast<std::int64_t>(out.size());
   const std::int64_t blocks = (n + kLanes - 1) / kLanes;
@@ -69,7 +70,7 @@ void KroneckerGenerator::edges(std::int64_t first, std::span<Edge> out) const {
     for (int l = 0; l < kLanes; ++l) s[l] = rng_.stream(static_cast<std::uint64_t>(first + b * kLanes + l));
     // The same draws and thresholds as edge(i), lane by lane, each 16-bit field compared where a
     // shift left puts it, at the top of the word (no shift right, no mask), and both levels' bits
-    // added at once (2^25 tuples on one thread: 0.20 s against 0.24 s per level apart).
+    // added at once (faster than a level at a time: docs/tuning.md).
     for (int level = 0; level + 1 < scale_; level += 2) {
 #pragma omp simd
       for (int l = 0; l < kLanes; ++l) {

@@ -57,9 +57,9 @@ Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, co
   rows::sort_rows_by_id(offsets, csr.columns);
   csr.degree = block_degrees<Column>(offsets, grid, col_comm);
 
-  // Entries become W positions. Global ids rise with the column, and so with the W position,
+  // Entries become row-range positions. Global ids rise with the column, and so with the row-range position,
   // block by block, so rows stay in order unless the blocks are sorted.
-  std::vector<Column> w_sorted;  // sorted index of every W position's vertex
+  std::vector<Column> w_sorted;  // sorted index of every row-range position's vertex
   if (sort_vertices) {
     sort_block(csr);
     std::vector<int> counts(grid.grid().cols), displs(grid.grid().cols);

@@ -1,7 +1,7 @@
 #pragma once
 // Kernel 1 for 2D engines (paper 004, Fig. 4 and Algorithm III): the adjacency entries (u, v) a
 // grid rank stores, u in its processor column's range V_j and v in its processor row's blocks W_i,
-// as rows by u. Each entry is v's W position: the offset of v's block in W_i plus v's index in that
+// as rows by u. Each entry is v's row-range position: the offset of v's block in W_i plus v's index in that
 // block, in degree-sorted order when vertex sorting is on (paper 004 §4.4: the receiver's visited
 // bitmap is indexed in that order, so the bits of hubs share cache lines). Rows rise, so a row's
 // entries for one receiver come together, in order. Each vertex's degree is the sum of its row
@@ -21,7 +21,7 @@ namespace g500 {
 template <class Column>
 struct Csr2D {
   RowOffsets offsets;                // one row per vertex of V_j, + 1
-  big_vector<Column> columns;        // W positions
+  big_vector<Column> columns;        // row-range positions
   big_vector<Column> degree;         // of each vertex of this rank's 1D block, by local index
   // With vertex sorting, this block's vertices by decreasing degree (ties by index): sorted index
   // -> local index, and back. Empty without sorting: the identity.

@@ -137,6 +137,88 @@ inline std::vector<std::int64_t> block_bases(const mpi::Comm& comm, local_t n_ro
 using BlockCounts = std::function<bool(int tag_bits, const std::vector<std::int64_t>& block_base,
                                        std::vector<std::int64_t>& block_arcs)>;
 
+// place_by_block's pass 1: this rank's arcs of every rank's blocks of 2^tag_bits rows, counted
+// where the tuples are made, into block_arcs (indexed as block_base lays them out).
+template <class DestOf, class RowBase>
+void count_block_arcs(const EdgeSource& source, const mpi::Comm& comm, std::int64_t round, int tag_bits,
+                      DestOf&& dest_of, RowBase&& row_base, const std::vector<std::int64_t>& block_base,
+                      std::vector<std::int64_t>& block_arcs) {
+  const int threads = omp_get_max_threads();
+  std::vector<std::vector<std::int64_t>> counts(threads);
+  scan_in_pieces(
+      source, comm, round,
+      [&](int t, std::span<const Edge> edges) {
+        std::vector<std::int64_t>& mine = counts[t];
+        if (mine.empty()) mine.assign(block_arcs.size(), 0);
+        const auto count = [&](vertex_t row, vertex_t to) {
+          const int d = dest_of(row, to);
+          ++mine[block_base[d] + ((row - row_base(d)) >> tag_bits)];
+        };
+        for (const Edge& e : edges) {
+          if (e.u == e.v) continue;
+          count(e.u, e.v);
+          count(e.v, e.u);
+        }
+      },
+      [] {});
+  for (const auto& c : counts)
+    for (std::size_t b = 0; b < c.size(); ++b) block_arcs[b] += c[b];
+}
+
+// place_by_block's last phase: each block of tagged arcs into its rows. Its rows are counted, then
+// a counting sort runs through a scratch block in cache or, for a block too big for the scratch (a
+// hub's), in place, each entry swapped to its row's cursor until the one at hand belongs where it
+// stands (American flag sort). The tags are dropped.
+template <class Column>
+void sort_blocks_into_rows(Rows<Column>& out, const std::vector<edge_count_t>& block_begin, local_t n_rows,
+                           int to_bits, int tag_bits, edge_count_t scratch_limit) {
+  const local_t n_blocks = static_cast<local_t>(block_begin.size()) - 1;
+  const Column to_mask = static_cast<Column>((Column{1} << to_bits) - 1);
+  Column* const columns = out.columns.data();
+  big_vector<edge_count_t>& offsets = out.offsets;
+#pragma omp parallel
+  {
+    std::vector<edge_count_t> cursor(std::size_t{1} << tag_bits);
+    std::vector<Column> scratch;
+#pragma omp for schedule(dynamic, 16)
+    for (local_t b = 0; b < n_blocks; ++b) {
+      const local_t first = b << tag_bits, rows = std::min(n_rows, (b + 1) << tag_bits) - first;
+      const edge_count_t begin = block_begin[b], end = block_begin[b + 1];
+      std::fill(cursor.begin(), cursor.begin() + rows, 0);
+      for (edge_count_t k = begin; k < end; ++k) ++cursor[columns[k] >> to_bits];
+      edge_count_t at = begin;
+      for (local_t r = 0; r < rows; ++r) {
+        offsets[first + r] = at;
+        at += std::exchange(cursor[r], at);
+      }
+      if (end - begin <= scratch_limit) {
+        scratch.resize(end - begin);
+        for (edge_count_t k = begin; k < end; ++k) {
+          const Column v = columns[k];
+          scratch[cursor[v >> to_bits]++ - begin] = v & to_mask;
+        }
+        std::copy(scratch.begin(), scratch.end(), columns + begin);
+        continue;
+      }
+      for (local_t r = 0; r < rows; ++r) {
+        const edge_count_t row_end = r + 1 < rows ? offsets[first + r + 1] : end;
+        edge_count_t& here = cursor[r];
+        while (here < row_end) {
+          Column v = columns[here];
+          local_t to_row = static_cast<local_t>(v >> to_bits);
+          while (to_row != r) {
+            const Column there = columns[cursor[to_row]];
+            columns[cursor[to_row]++] = v & to_mask;
+            v = there;
+            to_row = static_cast<local_t>(v >> to_bits);
+          }
+          columns[here++] = v & to_mask;
+        }
+      }
+    }
+  }
+}
+
 // Kernel 1's placement when a column word has room for a row's place inside a block of
 // 2^tag_bits rows above the id (32-bit columns up to SCALE 24).
 //  - Pass 1 counts the arcs of each block of rows on the sending side and sums the counts with
@@ -158,26 +240,7 @@ Rows<Column> place_by_block(const EdgeSource& source, const mpi::Comm& comm, std
   // Pass 1: arcs per block, counted where the tuples are (unless a pass before counted them).
   std::vector<std::int64_t> block_arcs(n_blocks_all, 0);
   if (!(counted && counted(tag_bits, block_base, block_arcs))) {
-    const int threads = omp_get_max_threads();
-    std::vector<std::vector<std::int64_t>> counts(threads);
-    scan_in_pieces(
-        source, comm, round,
-        [&](int t, std::span<const Edge> edges) {
-          std::vector<std::int64_t>& mine = counts[t];
-          if (mine.empty()) mine.assign(n_blocks_all, 0);
-          const auto count = [&](vertex_t row, vertex_t to) {
-            const int d = dest_of(row, to);
-            ++mine[block_base[d] + ((row - row_base(d)) >> tag_bits)];
-          };
-          for (const Edge& e : edges) {
-            if (e.u == e.v) continue;
-            count(e.u, e.v);
-            count(e.v, e.u);
-          }
-        },
-        [] {});
-    for (const auto& c : counts)
-      for (std::size_t b = 0; b < c.size(); ++b) block_arcs[b] += c[b];
+    count_block_arcs(source, comm, round, tag_bits, dest_of, row_base, block_base, block_arcs);
   }
   comm.allreduce_inplace(std::span<std::int64_t>(block_arcs), mpi::Op::sum);
   std::vector<edge_count_t> block_begin(n_blocks + 1, 0);
@@ -188,7 +251,6 @@ Rows<Column> place_by_block(const EdgeSource& source, const mpi::Comm& comm, std
   const vertex_t first_row = row_base(me);
   const auto row_index = [first_row](vertex_t row) { return static_cast<local_t>(row - first_row); };
   const local_t tag_mask = (local_t{1} << tag_bits) - 1;
-  const Column to_mask = static_cast<Column>((Column{1} << to_bits) - 1);
   std::vector<edge_count_t> fill(block_begin.begin(), block_begin.end() - 1);  // append cursors
   Column* columns = out.columns.data();
   // An arc as its block stores it: the row's place in the block above the target.
@@ -238,52 +300,8 @@ Rows<Column> place_by_block(const EdgeSource& source, const mpi::Comm& comm, std
         else append_in_parallel(arcs);
       });
 
-  // Each block into its rows: its rows counted, then a counting sort through a scratch block in
-  // cache, or, for a block too big for the scratch (a hub's), in place, each entry swapped to its
-  // row's cursor until the one at hand belongs where it stands (American flag sort).
-  big_vector<edge_count_t>& offsets = out.offsets;
-#pragma omp parallel
-  {
-    std::vector<edge_count_t> cursor(std::size_t{1} << tag_bits);
-    std::vector<Column> scratch;
-#pragma omp for schedule(dynamic, 16)
-    for (local_t b = 0; b < n_blocks; ++b) {
-      const local_t first = b << tag_bits, rows = std::min(n_rows, (b + 1) << tag_bits) - first;
-      const edge_count_t begin = block_begin[b], end = block_begin[b + 1];
-      std::fill(cursor.begin(), cursor.begin() + rows, 0);
-      for (edge_count_t k = begin; k < end; ++k) ++cursor[columns[k] >> to_bits];
-      edge_count_t at = begin;
-      for (local_t r = 0; r < rows; ++r) {
-        offsets[first + r] = at;
-        at += std::exchange(cursor[r], at);
-      }
-      if (end - begin <= scratch_limit) {
-        scratch.resize(end - begin);
-        for (edge_count_t k = begin; k < end; ++k) {
-          const Column v = columns[k];
-          scratch[cursor[v >> to_bits]++ - begin] = v & to_mask;
-        }
-        std::copy(scratch.begin(), scratch.end(), columns + begin);
-        continue;
-      }
-      for (local_t r = 0; r < rows; ++r) {
-        const edge_count_t row_end = r + 1 < rows ? offsets[first + r + 1] : end;
-        edge_count_t& here = cursor[r];
-        while (here < row_end) {
-          Column v = columns[here];
-          local_t to_row = static_cast<local_t>(v >> to_bits);
-          while (to_row != r) {
-            const Column there = columns[cursor[to_row]];
-            columns[cursor[to_row]++] = v & to_mask;
-            v = there;
-            to_row = static_cast<local_t>(v >> to_bits);
-          }
-          columns[here++] = v & to_mask;
-        }
-      }
-    }
-  }
-  offsets[n_rows] = block_begin[n_blocks];
+  sort_blocks_into_rows(out, block_begin, n_rows, to_bits, tag_bits, scratch_limit);
+  out.offsets[n_rows] = block_begin[n_blocks];
   return out;
 }
 
@@ -376,9 +394,9 @@ void close_up_rows(big_vector<edge_count_t>& offsets, big_vector<Column>& column
 template <class Column, class Key, class KeyOf, class EntryOf, class Prefetch = void (*)(Column)>
 void sort_rows_by_key(big_vector<edge_count_t>& offsets, big_vector<Column>& columns, KeyOf&& key_of,
                       EntryOf&& entry_of, Prefetch&& prefetch = [](Column) {}) {
-  // Far ahead: the table is N entries, past L2, and 32 ahead left the loop waiting on half its reads
-  // (S22 2x1: the whole sort 0.52 s against 0.62 s).
-  constexpr edge_count_t kAhead = 128;
+  // Far ahead: the table is N entries, past L2, and a short distance leaves the loop waiting on
+  // its reads (docs/tuning.md).
+  constexpr edge_count_t kPrefetchDistance = 128;
   const local_t n_rows = static_cast<local_t>(offsets.size()) - 1;
   const edge_count_t n_entries = offsets[n_rows];
   std::vector<edge_count_t> kept(n_rows);
@@ -389,7 +407,7 @@ void sort_rows_by_key(big_vector<edge_count_t>& offsets, big_vector<Column>& col
     for (local_t i = 0; i < n_rows; ++i) {
       keyed.clear();
       for (edge_count_t k = offsets[i]; k < offsets[i + 1]; ++k) {
-        if (k + kAhead < n_entries) prefetch(columns[k + kAhead]);
+        if (k + kPrefetchDistance < n_entries) prefetch(columns[k + kPrefetchDistance]);
         keyed.push_back(key_of(columns[k]));
       }
       if constexpr (std::is_integral_v<Key>) sort_keys(keyed);

@@ -4,13 +4,13 @@
 // (graph/degree_code.hpp; ties keep their order). Ownership does not change, and a vertex moves at
 // most 32767 places (a 2-byte delta), so:
 //   - a bottom-up step walks each window's hubs first and its low-degree vertices together, whose
-//     short rows then lie side by side (SCALE 22 on 1 x 2 with relabelled graph files: mean search
-//     18.4 ms as generated, 13.2 ms windows of 4096, 11.8 ms of 65536, 11.5 ms one sort of the
-//     whole block);
+//     short rows then lie side by side;
 //   - a search can write each parent straight at its vertex's original place, which lies in the
 //     same window, in cache (256 KB of parents): a sort of the whole block would scatter those
-//     writes over the block (a pass that gathers them back cost 13 ms a search at SCALE 22), and
-//     a pass over the parents at the end, even window by window, costs 3 ms of memory traffic.
+//     writes over the block, and a pass over the parents at the end, even window by window, is
+//     memory traffic of its own.
+// The window sizes measured against each other, and against one sort of the whole block:
+// docs/tuning.md.
 // The maps are deltas (new position - old position and back), 2 bytes a vertex.
 #include <cstdint>
 #include <span>
@@ -21,7 +21,7 @@
 namespace g500 {
 
 struct WindowOrder {
-  static constexpr int kWindowBits = 15;  // 4096 (12) searched ~8% slower
+  static constexpr int kWindowBits = 15;  // smaller windows search slower (docs/tuning.md)
   static constexpr local_t kWindow = local_t{1} << kWindowBits;
 
   big_vector<std::int16_t> to_new;  // by old local index: new index - old index

@@ -136,205 +136,258 @@ struct KernelLoop {
   }
 };
 
-}  // namespace
+// The edge source a run reads: the generator, or a graph file (opened, and checked, by one pass
+// over it). `shown` gets the statistics block's SCALE and edgefactor for a graph file.
+struct OpenedSource {
+  std::unique_ptr<EdgeSource> source;
+  double vertices = 0;      // N as the source states it (kernel 1 finds it again from the tuples)
+  std::string what;         // "SCALE S" or the file's name, for messages
+  bool generated = false;
+};
 
-RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
-  const Progress progress(comm.is_root() && !options.quiet);
-  RunRecord run;
-  run.options = options;
-  // The edge source: the generator, or a graph file (opened, and checked, by one pass over it).
-  std::optional<KroneckerGenerator> generator;
-  std::unique_ptr<EdgeSource> source_owner;
-  std::string what;
+OpenedSource open_edge_source(const RunOptions& options, const mpi::Comm& comm, const Progress& progress,
+                              RunOptions& shown) {
+  OpenedSource opened;
   if (options.input_path.empty()) {
-    generator.emplace(options.scale, options.edgefactor, options.seed);
-    check_rank_count(generator->num_vertices(), comm.size());
-    source_owner = std::make_unique<KroneckerSource>(*generator, comm.rank(), comm.size());
-    what = "SCALE " + std::to_string(options.scale);
-  } else {
-    const GraphFormat format = graph_format(options.input_path, options.input_format);
-    progress.say("reading %s '%s'", to_string(format), options.input_path.c_str());
-    std::unique_ptr<FileEdgeSource> file = FileEdgeSource::open(comm, options.input_path, format, options.relabel, options.input_weights);
-    check_rank_count(file->num_vertices(), comm.size());
-    if (options.kernels.sssp && !file->has_weights()) {
-      throw UserError("--kernels sssp needs edge weights, and '" + options.input_path + "' has none");
-    }
-    // The statistics block's SCALE and edgefactor for a graph of N vertices and M tuples.
-    run.options.scale = std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(file->num_vertices() - 1))));
-    run.options.edgefactor = static_cast<int>(std::max<std::int64_t>(1, file->global_tuples() >> run.options.scale));
-    what = "'" + options.input_path + "'";
-    source_owner = std::move(file);
+    const KroneckerGenerator generator(options.scale, options.edgefactor, options.seed);
+    check_rank_count(generator.num_vertices(), comm.size());
+    opened.source = std::make_unique<KroneckerSource>(generator, comm.rank(), comm.size());
+    opened.vertices = static_cast<double>(generator.num_vertices());
+    opened.what = "SCALE " + std::to_string(options.scale);
+    opened.generated = true;
+    return opened;
   }
-  const EdgeSource& source = *source_owner;
-  const double n = generator ? static_cast<double>(generator->num_vertices())
-                             : static_cast<double>(static_cast<const FileEdgeSource&>(source).num_vertices());
-  // Validation batches hold more trees at once: a batch that would not fit shrinks, never the run.
-  KernelChoice& kernels_run = run.options.kernels;
-  const auto estimate_with = [&](const KernelChoice& k) {
-    return estimate_graph_bytes(n, static_cast<double>(source.global_tuples()), comm.size(), options.bfs, k);
-  };
-  if (kernels_run.bfs && !options.skip_validation && kernels_run.bfs_validation_batch > 1 &&
-      !memory_fits(comm, estimate_with(kernels_run))) {
-    KernelChoice one = kernels_run;
-    one.bfs_validation_batch = 1;
-    if (memory_fits(comm, estimate_with(one))) {  // (else the run itself does not fit: said below)
-      while (!memory_fits(comm, estimate_with(kernels_run))) --kernels_run.bfs_validation_batch;
-    }
+  const GraphFormat format = graph_format(options.input_path, options.input_format);
+  progress.say("reading %s '%s'", to_string(format), options.input_path.c_str());
+  std::unique_ptr<FileEdgeSource> file =
+      FileEdgeSource::open(comm, options.input_path, format, options.relabel, options.input_weights);
+  check_rank_count(file->num_vertices(), comm.size());
+  if (options.kernels.sssp && !file->has_weights()) {
+    throw UserError("--kernels sssp needs edge weights, and '" + options.input_path + "' has none");
   }
-  if (kernels_run.bfs_validation_batch < options.kernels.bfs_validation_batch) {
-    progress.say("validating %d searches at a time: %d do not fit the memory", kernels_run.bfs_validation_batch,
-                 options.kernels.bfs_validation_batch);
-  }
-  const std::int64_t estimate = estimate_with(kernels_run);
-  check_memory(comm, estimate, what);
-  const EngineSpec& spec = find_engine(options.bfs.engine);
-  // Which ranks share a node, for the traffic between and within nodes (--ranks-per-node pretends).
-  const mpi::NodeTopology nodes(comm, options.bfs.node.ranks_per_node);
-  mpi::traffic().set_nodes(nodes.node_of_rank(), comm.rank());
+  // The statistics block's SCALE and edgefactor for a graph of N vertices and M tuples.
+  shown.scale = std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(file->num_vertices() - 1))));
+  shown.edgefactor = static_cast<int>(std::max<std::int64_t>(1, file->global_tuples() >> shown.scale));
+  opened.vertices = static_cast<double>(file->num_vertices());
+  opened.what = "'" + options.input_path + "'";
+  opened.source = std::move(file);
+  return opened;
+}
 
-  run.memory_estimate_per_rank = estimate;
-  run.num_mpi_processes = comm.size();
-  run.threads_per_process = omp_get_max_threads();
-  run.validated = !options.skip_validation;
-  run.edge_tuples = source.global_tuples();
-
-  // The tuples are never stored: every stage makes (or reads) its rounds again. The generation
-  // time is that of making (or reading) the whole list once.
-  run.edge_source = source.describe();
-  if (generator) {
-    progress.say("generating SCALE %d, edgefactor %d (%lld tuples) on %d ranks x %d threads", options.scale,
-                 options.edgefactor, static_cast<long long>(source.global_tuples()), comm.size(),
-                 run.threads_per_process);
-  }
-  run.generation_seconds = timed_collective(
-      comm, [&] { for_each_round(source, comm, exchange::kBuildRound, [](std::int64_t, std::span<const Edge>) {}); });
-
-  // Kernel 1: the vertex count from the edges, the common partition, each kernel's graph.
-  PhaseTraffic traffic;
+// Kernel 1's products: the common partition and each kernel's graph.
+struct Graphs {
   std::optional<Partition1D> part;
-  std::unique_ptr<BfsEngine> engine;
+  std::unique_ptr<BfsEngine> bfs;
   std::unique_ptr<SsspEngine> sssp;
-  const KernelChoice& kernels = options.kernels;
-  progress.say("kernel 1: building the %s graph", kernels.bfs ? spec.name.c_str() : "weighted SSSP");
-  const mpi::TrafficSnapshot before_build = mpi::traffic().snapshot();
-  run.construction_seconds = timed_collective(comm, [&] {
-    // A 1D engine's first pass (arcs per block of rows) rides on the vertex count's.
-    ArcSketch sketch;
-    ArcSketch* arcs_by_word = kernels.bfs && spec.reads_arc_sketch ? &sketch : nullptr;
-    run.vertices = count_vertices(source, comm, arcs_by_word);
-    check_rank_count(run.vertices, comm.size());
-    part.emplace(run.vertices, comm.size(), comm.rank());
-    if (kernels.bfs) {
-      engine = spec.make(EngineContext{comm, *part, options.bfs, arcs_by_word});
-      engine->build(source);
-    }
-    if (kernels.sssp) {
-      sssp = make_delta_stepping(comm, *part, kernels.delta, use_32_bit_ids(options.bfs.ids, run.vertices));
-      sssp->build(source);
-    }
-  });
-  if (engine) run.layout = engine->layout();
-  if (!run.layout.empty()) progress.say("kernel 1: the graph is laid out on a %s", run.layout.c_str());
-  traffic.construction = mpi::traffic().snapshot().since(before_build);
-  run.peak_memory_after_construction = comm.allgather(peak_resident_bytes());
+};
 
+// Kernel 1 (timed by the caller): the vertex count from the edges, the common partition, each
+// kernel's graph. Returns N.
+vertex_t build_graphs(const RunOptions& options, const EngineSpec& spec, const EdgeSource& source,
+                      const mpi::Comm& comm, Graphs& graphs) {
+  const KernelChoice& kernels = options.kernels;
+  // A 1D engine's first pass (arcs per block of rows) rides on the vertex count's.
+  ArcSketch sketch;
+  ArcSketch* arcs_by_word = kernels.bfs && spec.reads_arc_sketch ? &sketch : nullptr;
+  const vertex_t n = count_vertices(source, comm, arcs_by_word);
+  check_rank_count(n, comm.size());
+  graphs.part.emplace(n, comm.size(), comm.rank());
+  if (kernels.bfs) {
+    graphs.bfs = spec.make(EngineContext{comm, *graphs.part, options.bfs, arcs_by_word});
+    graphs.bfs->build(source);
+  }
+  if (kernels.sssp) {
+    graphs.sssp = make_delta_stepping(comm, *graphs.part, kernels.delta, use_32_bit_ids(options.bfs.ids, n));
+    graphs.sssp->build(source);
+  }
+  return n;
+}
+
+// The roots: those the user named (--root, --roots-file), else --roots drawn by the seed among the
+// vertices with an edge. Collective.
+std::vector<vertex_t> pick_roots(const RunOptions& options, const EdgeSource& source, const Partition1D& part,
+                                 const mpi::Comm& comm) {
   std::vector<vertex_t> root_ids = options.root_ids;
   if (!options.roots_file.empty()) {
     const std::vector<vertex_t> listed = read_roots_file(options.roots_file, comm);
     root_ids.insert(root_ids.end(), listed.begin(), listed.end());
   }
-  const Bitmap connected = connected_vertices(source, *part, comm);
-  const std::vector<vertex_t> roots = root_ids.empty()
-                                          ? choose_roots(connected, *part, comm, options.roots, options.seed)
-                                          : given_roots(root_ids, source, connected, *part, comm);
+  const Bitmap connected = connected_vertices(source, part, comm);
+  std::vector<vertex_t> roots = root_ids.empty() ? choose_roots(connected, part, comm, options.roots, options.seed)
+                                                 : given_roots(root_ids, source, connected, part, comm);
   if (roots.empty()) throw UserError("no vertex has an edge other than a self-loop: there is nothing to search");
-  big_vector<vertex_t> parents(part->local_count());
-  mpi::TrafficTally validation_traffic;
-  std::vector<std::int64_t> search_peer_bytes;  // kernel 2's, for --comm-matrix
-  const KernelLoop loop{comm, options, progress, roots, validation_traffic, source};
-  std::optional<SearchOutput> output;
-  if (!options.output_path.empty()) output.emplace(comm, options.output_path, options.output_binary, source);
+  return roots;
+}
 
-  if (kernels.bfs) {
-    // Searches validated (or counted) a batch at a time, one pass over the tuples for all, unless
-    // --output writes each tree as its search ends.
-    const int batch = output ? 1 : run.options.kernels.bfs_validation_batch;
-    BfsBatchValidator validator(source, *part, comm, batch);
-    const SearchCheck bfs_check{
-        validator.batch(), [&](vertex_t root) { validator.wait(root, parents); },
-        [&](const std::vector<vertex_t>& batch, const std::vector<std::string>& names) {
-          const std::vector<ValidationResult> results = validator.check(batch.back(), parents);
-          std::vector<std::int64_t> nedge;
-          for (std::size_t j = 0; j < results.size(); ++j) {
-            if (!results[j].ok) throw UserError(failed_search("", batch[j], names[j], results[j]));
-            nedge.push_back(results[j].nedge);
-          }
-          return nedge;
-        }};
-    ReachedTupleCounter counter(source, *part, comm, batch);
-    const SearchCheck bfs_count{counter.batch(), [&](vertex_t) { counter.wait(parents); },
-                                [&](const std::vector<vertex_t>&, const std::vector<std::string>&) {
-                                  return counter.count(parents);
-                                }};
-    // Warm-up, untimed but validated, as reference 3.0 does: every timed search then starts after a
-    // validation, with the same state of the caches.
-    engine->search(roots.front(), parents, nullptr);
-    if (!options.skip_validation) bfs_check.check({roots.front()}, {"warm-up search"});
-    mpi::TrafficTally search_traffic;
-    run.roots = loop.run(
-        "BFS", search_traffic, [&](RootRecord& rec) { engine->search(rec.root, parents, &rec.levels); },
-        [&](RootRecord& rec) {
-          reduce_level_traffic(comm, rec.levels);
-          gather_level_phases(comm, rec.levels);
-          if (options.inject_fault && part->owns(rec.root)) parents[part->to_local(rec.root)] = kNoParent;
-        },
-        bfs_check, bfs_count,
-        [&](const RootRecord& rec) {
-          if (!output) return;
-          const std::vector<std::int32_t> depth = tree_depths(*part, comm, rec.root, parents);
-          output->write("bfs", rec.root, *part, parents, [&](local_t i) { return depth[i]; });
-        });
-    traffic.search = search_traffic.counts();
-    search_peer_bytes = search_traffic.peer_bytes();
-  }
-  if (kernels.sssp) {
-    big_vector<float> dist(part->local_count());
-    const SearchCheck sssp_check{1, nullptr, [&](const std::vector<vertex_t>& batch, const std::vector<std::string>& names) {
-                                   const ValidationResult valid =
-                                       validate_sssp(source, *part, comm, batch.front(), parents, dist);
-                                   if (!valid.ok) throw UserError(failed_search("SSSP ", batch.front(), names.front(), valid));
-                                   return std::vector<std::int64_t>{valid.nedge};
-                                 }};
-    sssp->search(roots.front(), parents, dist, nullptr);  // warm-up, as for BFS
-    if (!options.skip_validation) sssp_check.check({roots.front()}, {"warm-up search"});
-    mpi::TrafficTally sssp_traffic;
-    run.sssp_roots = loop.run(
-        "SSSP", sssp_traffic, [&](RootRecord& rec) { sssp->search(rec.root, parents, dist, &rec.buckets); },
-        [&](RootRecord& rec) {
-          if (options.inject_fault && part->owns(rec.root)) dist[part->to_local(rec.root)] = 1.0f;
-        },
-        sssp_check,
-        SearchCheck{1, nullptr,
-                    [&](const std::vector<vertex_t>&, const std::vector<std::string>&) {
-                      return std::vector<std::int64_t>{count_reached_tuples(source, *part, comm, parents)};
-                    }},
-        [&](const RootRecord& rec) {
-          if (output) output->write("sssp", rec.root, *part, parents, [&](local_t i) { return dist[i]; });
-        });
-    traffic.sssp = sssp_traffic.counts();
-  }
-  if (output) output->close();
-  traffic.validation = validation_traffic.counts();
-  if (search_peer_bytes.empty()) search_peer_bytes.assign(comm.size(), 0);
-  run.traffic = gather_traffic(comm, traffic, search_peer_bytes, options.comm_matrix);
-  run.traffic.nodes = nodes.num_nodes();
-  if (kernels.bfs) progress.say("%s", traffic_line(run.traffic, roots.size()).c_str());
+// What the kernels' loops share: the loop itself, the parents array, the tree output, the roots.
+struct KernelRun {
+  const KernelLoop& loop;
+  const RunOptions& options;
+  const EdgeSource& source;
+  const Partition1D& part;
+  const mpi::Comm& comm;
+  std::span<vertex_t> parents;
+  std::optional<SearchOutput>& output;
+  int validation_batch;
+};
+
+// Kernel 2: the warm-up search, then every root's timed, validated search. Searches are validated
+// (or counted) a batch at a time, one pass over the tuples for all, unless --output writes each
+// tree as its search ends.
+std::vector<RootRecord> run_bfs_kernel(const KernelRun& k, BfsEngine& engine, PhaseTraffic& traffic,
+                                       std::vector<std::int64_t>& peer_bytes) {
+  const std::span<vertex_t> parents = k.parents;
+  const int batch = k.output ? 1 : k.validation_batch;
+  BfsBatchValidator validator(k.source, k.part, k.comm, batch);
+  const SearchCheck bfs_check{
+      validator.batch(), [&](vertex_t root) { validator.wait(root, parents); },
+      [&](const std::vector<vertex_t>& roots, const std::vector<std::string>& names) {
+        const std::vector<ValidationResult> results = validator.check(roots.back(), parents);
+        std::vector<std::int64_t> nedge;
+        for (std::size_t j = 0; j < results.size(); ++j) {
+          if (!results[j].ok) throw UserError(failed_search("", roots[j], names[j], results[j]));
+          nedge.push_back(results[j].nedge);
+        }
+        return nedge;
+      }};
+  ReachedTupleCounter counter(k.source, k.part, k.comm, batch);
+  const SearchCheck bfs_count{counter.batch(), [&](vertex_t) { counter.wait(parents); },
+                              [&](const std::vector<vertex_t>&, const std::vector<std::string>&) {
+                                return counter.count(parents);
+                              }};
+  // Warm-up, untimed but validated, as reference 3.0 does: every timed search then starts after a
+  // validation, with the same state of the caches.
+  engine.search(k.loop.roots.front(), parents, nullptr);
+  if (!k.options.skip_validation) bfs_check.check({k.loop.roots.front()}, {"warm-up search"});
+  mpi::TrafficTally search_traffic;
+  std::vector<RootRecord> records = k.loop.run(
+      "BFS", search_traffic, [&](RootRecord& rec) { engine.search(rec.root, parents, &rec.levels); },
+      [&](RootRecord& rec) {
+        reduce_level_traffic(k.comm, rec.levels);
+        gather_level_phases(k.comm, rec.levels);
+        if (k.options.inject_fault && k.part.owns(rec.root)) parents[k.part.to_local(rec.root)] = kNoParent;
+      },
+      bfs_check, bfs_count,
+      [&](const RootRecord& rec) {
+        if (!k.output) return;
+        const std::vector<std::int32_t> depth = tree_depths(k.part, k.comm, rec.root, parents);
+        k.output->write("bfs", rec.root, k.part, parents, [&](local_t i) { return depth[i]; });
+      });
+  traffic.search = search_traffic.counts();
+  peer_bytes = search_traffic.peer_bytes();
+  return records;
+}
+
+// Kernel 3: as kernel 2, a search validated at a time.
+std::vector<RootRecord> run_sssp_kernel(const KernelRun& k, SsspEngine& sssp, PhaseTraffic& traffic) {
+  const std::span<vertex_t> parents = k.parents;
+  big_vector<float> dist(k.part.local_count());
+  const SearchCheck sssp_check{1, nullptr, [&](const std::vector<vertex_t>& roots, const std::vector<std::string>& names) {
+                                 const ValidationResult valid =
+                                     validate_sssp(k.source, k.part, k.comm, roots.front(), parents, dist);
+                                 if (!valid.ok) throw UserError(failed_search("SSSP ", roots.front(), names.front(), valid));
+                                 return std::vector<std::int64_t>{valid.nedge};
+                               }};
+  const SearchCheck sssp_count{1, nullptr, [&](const std::vector<vertex_t>&, const std::vector<std::string>&) {
+                                 return std::vector<std::int64_t>{count_reached_tuples(k.source, k.part, k.comm, parents)};
+                               }};
+  sssp.search(k.loop.roots.front(), parents, dist, nullptr);  // warm-up, as for BFS
+  if (!k.options.skip_validation) sssp_check.check({k.loop.roots.front()}, {"warm-up search"});
+  mpi::TrafficTally sssp_traffic;
+  std::vector<RootRecord> records = k.loop.run(
+      "SSSP", sssp_traffic, [&](RootRecord& rec) { sssp.search(rec.root, parents, dist, &rec.buckets); },
+      [&](RootRecord& rec) {
+        if (k.options.inject_fault && k.part.owns(rec.root)) dist[k.part.to_local(rec.root)] = 1.0f;
+      },
+      sssp_check, sssp_count,
+      [&](const RootRecord& rec) {
+        if (k.output) k.output->write("sssp", rec.root, k.part, parents, [&](local_t i) { return dist[i]; });
+      });
+  traffic.sssp = sssp_traffic.counts();
+  return records;
+}
+
+// Each rank's peak so far, and the line that says it.
+void record_peak(const mpi::Comm& comm, const Progress& progress, RunRecord& run) {
   run.peak_memory = comm.allgather(peak_resident_bytes());
   std::int64_t peak_total = 0;
   for (std::int64_t b : run.peak_memory) peak_total += b;
   progress.say("peak memory, all ranks: %.3g GB, %.1f bytes per input tuple (estimate %.3g GB per rank)",
                static_cast<double>(peak_total) / 1e9, static_cast<double>(peak_total) / run.edge_tuples,
-               static_cast<double>(estimate) / 1e9);
+               static_cast<double>(run.memory_estimate_per_rank) / 1e9);
+}
+
+}  // namespace
+
+// The data flow of docs/architecture.md: edge source -> memory check -> kernel 1 -> roots ->
+// kernel 2 and kernel 3, each a timed, validated loop -> traffic and peaks for the report.
+RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
+  const Progress progress(comm.is_root() && !options.quiet);
+  const EngineSpec& spec = find_engine(options.bfs.engine);
+  RunRecord run;
+  run.options = options;
+  const OpenedSource opened = open_edge_source(options, comm, progress, run.options);
+  const EdgeSource& source = *opened.source;
+  run.edge_tuples = source.global_tuples();
+
+  // Memory, before anything is allocated: the validation batch shrinks to fit, never the run.
+  KernelChoice& kernels = run.options.kernels;
+  kernels.bfs_validation_batch = fitting_validation_batch(comm, opened.vertices, static_cast<double>(run.edge_tuples),
+                                                          options.bfs, kernels, !options.skip_validation);
+  if (kernels.bfs_validation_batch < options.kernels.bfs_validation_batch) {
+    progress.say("validating %d searches at a time: %d do not fit the memory", kernels.bfs_validation_batch,
+                 options.kernels.bfs_validation_batch);
+  }
+  run.memory_estimate_per_rank =
+      estimate_graph_bytes(opened.vertices, static_cast<double>(run.edge_tuples), comm.size(), options.bfs, kernels);
+  check_memory(comm, run.memory_estimate_per_rank, opened.what);
+  // Which ranks share a node, for the traffic between and within nodes (--ranks-per-node pretends).
+  const mpi::NodeTopology nodes(comm, options.bfs.node.ranks_per_node);
+  mpi::traffic().set_nodes(nodes.node_of_rank(), comm.rank());
+  run.num_mpi_processes = comm.size();
+  run.threads_per_process = omp_get_max_threads();
+  run.validated = !options.skip_validation;
+  run.edge_source = source.describe();
+
+  // The tuples are never stored: every stage makes (or reads) its rounds again. The generation
+  // time is that of making (or reading) the whole list once.
+  if (opened.generated) {
+    progress.say("generating SCALE %d, edgefactor %d (%lld tuples) on %d ranks x %d threads", options.scale,
+                 options.edgefactor, static_cast<long long>(run.edge_tuples), comm.size(), run.threads_per_process);
+  }
+  run.generation_seconds = timed_collective(
+      comm, [&] { for_each_round(source, comm, exchange::kBuildRound, [](std::int64_t, std::span<const Edge>) {}); });
+
+  PhaseTraffic traffic;
+  Graphs graphs;
+  progress.say("kernel 1: building the %s graph", options.kernels.bfs ? spec.name.c_str() : "weighted SSSP");
+  const mpi::TrafficSnapshot before_build = mpi::traffic().snapshot();
+  run.construction_seconds =
+      timed_collective(comm, [&] { run.vertices = build_graphs(options, spec, source, comm, graphs); });
+  if (graphs.bfs) run.layout = graphs.bfs->layout();
+  if (!run.layout.empty()) progress.say("kernel 1: the graph is laid out on a %s", run.layout.c_str());
+  traffic.construction = mpi::traffic().snapshot().since(before_build);
+  run.peak_memory_after_construction = comm.allgather(peak_resident_bytes());
+
+  const Partition1D& part = *graphs.part;
+  const std::vector<vertex_t> roots = pick_roots(options, source, part, comm);
+  big_vector<vertex_t> parents(part.local_count());
+  mpi::TrafficTally validation_traffic;
+  const KernelLoop loop{comm, options, progress, roots, validation_traffic, source};
+  std::optional<SearchOutput> output;
+  if (!options.output_path.empty()) output.emplace(comm, options.output_path, options.output_binary, source);
+  const KernelRun kernel_run{loop, options, source, part, comm, parents, output, kernels.bfs_validation_batch};
+  std::vector<std::int64_t> search_peer_bytes;  // kernel 2's, for --comm-matrix
+  if (graphs.bfs) run.roots = run_bfs_kernel(kernel_run, *graphs.bfs, traffic, search_peer_bytes);
+  if (graphs.sssp) run.sssp_roots = run_sssp_kernel(kernel_run, *graphs.sssp, traffic);
+  if (output) output->close();
+
+  traffic.validation = validation_traffic.counts();
+  if (search_peer_bytes.empty()) search_peer_bytes.assign(comm.size(), 0);
+  run.traffic = gather_traffic(comm, traffic, search_peer_bytes, options.comm_matrix);
+  run.traffic.nodes = nodes.num_nodes();
+  if (graphs.bfs) progress.say("%s", traffic_line(run.traffic, roots.size()).c_str());
+  record_peak(comm, progress, run);
   return run;
 }
 

@@ -51,7 +51,7 @@ std::int64_t estimate_graph_bytes(double n, double m, int num_ranks, const BfsOp
     bytes += 4 * n_local + n_local + (4 + 3 * 2 * 8 + 3 * (2 * 8 + 4) + 6 * 4) * std::min(m_local, validation_round);
     bytes += static_cast<double>(delta_stepping_memory_bytes(n, m, num_ranks, id_bytes(bfs, n)));
   }
-  return static_cast<std::int64_t>(std::min(bytes, 9.0e18));
+  return estimate_to_bytes(bytes);
 }
 
 std::int64_t estimate_generate_bytes(int scale, int edgefactor, int num_ranks, bool with_weights) {
@@ -89,6 +89,18 @@ void check_memory(const mpi::Comm& comm, std::int64_t bytes_per_rank, const std:
     throw UserError("not enough memory for " + what + ": a node needs about " + gib(worst.need) + " but has " +
                     gib(worst.has) + " available (use a smaller --scale or more nodes)");
   }
+}
+
+int fitting_validation_batch(const mpi::Comm& comm, double vertices, double tuples, const BfsOptions& bfs,
+                             const KernelChoice& kernels, bool validating) {
+  KernelChoice k = kernels;
+  const auto fits = [&] { return memory_fits(comm, estimate_graph_bytes(vertices, tuples, comm.size(), bfs, k)); };
+  if (!kernels.bfs || !validating || k.bfs_validation_batch <= 1 || fits()) return kernels.bfs_validation_batch;
+  k.bfs_validation_batch = 1;
+  if (!fits()) return kernels.bfs_validation_batch;
+  k.bfs_validation_batch = kernels.bfs_validation_batch;
+  while (!fits()) --k.bfs_validation_batch;
+  return k.bfs_validation_batch;
 }
 
 }  // namespace g500

@@ -158,143 +158,177 @@ const char* to_string(GraphFormat format) {
   return "?";
 }
 
+namespace {
+
+using Scan = FileEdgeSource::Scan;
+
+// The opening pass over a binary edge file: this rank's share of whole tuples, every id checked.
+Scan scan_binary_file(const mpi::Comm& comm, const mpi::File& file, const std::string& path) {
+  const std::int64_t size = file.size();
+  if (!whole_tuples(size)) {
+    throw UserError("'" + path + "' is truncated: " + std::to_string(size) +
+                    " bytes are not a whole number of 16-byte tuples");
+  }
+  const int p = comm.size(), r = comm.rank();
+  Scan scan;
+  const std::int64_t global = size / static_cast<std::int64_t>(sizeof(Edge));
+  const std::int64_t first = slice_begin(global, r, p), count = slice_begin(global, r + 1, p) - first;
+  scan.share = {global, first, count};
+  std::vector<Edge> block;
+  vertex_t max_id = -1;
+  std::int64_t bad = -1;
+  for (std::int64_t at = 0; at < count; at += kCheckpoint) {
+    block.resize(std::min(kCheckpoint, count - at));
+    std::string error;
+    const std::int64_t want = static_cast<std::int64_t>(block.size() * sizeof(Edge));
+    if (file.read_at((first + at) * static_cast<std::int64_t>(sizeof(Edge)), std::as_writable_bytes(std::span(block)),
+                     error) != want) {
+      throw std::runtime_error("cannot read '" + path + "': " + error);
+    }
+    const BinaryScan found = scan_binary_tuples(reinterpret_cast<const unsigned char*>(block.data()), want);
+    if (found.first_bad >= 0 && bad < 0) bad = first + at + found.first_bad;
+    max_id = std::max(max_id, found.max_id);
+  }
+  const std::int64_t first_bad = lowest_everywhere(comm, bad);
+  if (first_bad >= 0) {
+    throw UserError("'" + path + "': tuple " + std::to_string(first_bad) + " has a vertex id outside 0 .. 2^42 - 1");
+  }
+  scan.vertices = comm.allreduce(max_id, mpi::Op::max) + 1;
+  return scan;
+}
+
+// Collective: a Matrix Market file's header, read by rank 0 and known to all (UserError on every
+// rank when it is malformed); for an edge list, an empty header (data from byte 0).
+MatrixMarketHeader shared_header(const mpi::Comm& comm, const mpi::File& file, const std::string& path,
+                                 GraphFormat format) {
+  MatrixMarketHeader header;
+  if (format != GraphFormat::matrix_market) return header;
+  if (comm.is_root()) header = read_header(file, file.size());
+  std::int64_t fields[4] = {header.data_start, header.lines_before, header.valued, header.size};
+  comm.broadcast(std::span<std::int64_t>(fields, 4), 0);
+  header.error = comm.broadcast_string(header.error, 0);
+  if (!header.error.empty()) throw UserError("'" + path + "': " + header.error);
+  return {fields[0], fields[1], fields[2] != 0, fields[3], ""};
+}
+
+// This rank's lines of a text file: those that start in [lo, hi), each parsed once; stops at the
+// first bad one.
+TextScan scan_lines(const mpi::File& file, std::int64_t lo, std::int64_t hi, std::int64_t data, vertex_t id_base,
+                    std::int64_t& range_begin) {
+  const std::int64_t size = file.size();
+  TextScan t;
+  // This rank's first line: the one starting at lo, or the first after a '\n' at or beyond lo - 1.
+  std::int64_t begin = lo;
+  if (lo > data && lo < size) {
+    LineReader probe(file, lo - 1, size);
+    std::string_view line;
+    std::int64_t start = 0;
+    probe.next(line, start);
+    begin = lo - 1 + static_cast<std::int64_t>(line.size()) + 1;
+  }
+  range_begin = begin;
+  LineReader reader(file, begin, size);
+  std::string_view line;
+  std::int64_t start = 0;
+  while (begin < hi && reader.next(line, start) && start < hi) {
+    ++t.lines_in_range;
+    const ParsedLine parsed = parse_edge_line(line, id_base);
+    if (parsed.kind == ParsedLine::skip) continue;
+    if (parsed.kind == ParsedLine::bad || (t.columns && parsed.columns != t.columns)) {
+      if (t.bad_at < 0) {
+        t.bad_at = start;
+        t.why = parsed.kind == ParsedLine::bad ? parsed.why : "some lines have weights and some do not";
+        // Lines before this one in the range, for the line number.
+        t.lines_in_range -= 1;
+      }
+      break;
+    }
+    t.columns = parsed.columns;
+    if (t.tuples % kCheckpoint == 0) t.checkpoints.push_back(start);
+    ++t.tuples;
+    t.max_id = std::max({t.max_id, parsed.u, parsed.v});
+  }
+  return t;
+}
+
+// The opening pass over a text edge list or Matrix Market file: each rank scans the lines that
+// start in its byte range, then all agree on the first bad line, the columns and the shares.
+Scan scan_text_file(const mpi::Comm& comm, const mpi::File& file, const std::string& path, GraphFormat format) {
+  const int p = comm.size(), r = comm.rank();
+  const MatrixMarketHeader header = shared_header(comm, file, path, format);
+  const vertex_t id_base = format == GraphFormat::matrix_market ? 1 : 0;
+  const std::int64_t data = header.data_start, bytes = file.size() - data;
+  Scan scan;
+  const TextScan t = scan_lines(file, data + bytes * r / p, data + bytes * (r + 1) / p, data, id_base, scan.range_begin);
+  // The first bad line anywhere: its rank reports the line number from the lines before it.
+  const std::vector<std::int64_t> lines = comm.allgather(t.lines_in_range);
+  std::int64_t lines_before = header.lines_before;
+  for (int k = 0; k < r; ++k) lines_before += lines[k];
+  const int bad_rank = comm.allreduce(t.bad_at >= 0 ? r : p, mpi::Op::min);
+  if (bad_rank < p) {
+    throw UserError(comm.broadcast_string(
+        "'" + path + "' line " + std::to_string(lines_before + t.lines_in_range + 1) + ": " + t.why, bad_rank));
+  }
+  // Every rank must agree on the columns: all two, or all three (with weights).
+  const int most = comm.allreduce(t.columns, mpi::Op::max);
+  const int least = comm.allreduce(t.columns ? t.columns : most, mpi::Op::min);
+  if (most != least) throw UserError("'" + path + "': some lines have weights and some do not");
+  const std::vector<std::int64_t> tuples = comm.allgather(t.tuples);
+  std::int64_t first = 0, global = 0;
+  for (int k = 0; k < p; ++k) {
+    if (k < r) first += tuples[k];
+    global += tuples[k];
+  }
+  scan.share = {global, first, t.tuples};
+  scan.weighted = most == 3;
+  scan.checkpoints = t.checkpoints;
+  scan.data_start = data;
+  scan.vertices = std::max<vertex_t>(comm.allreduce(t.max_id, mpi::Op::max) + 1, header.size);
+  return scan;
+}
+
+// Collective: a binary edge file's weights, checked to hold one non-negative float32 per tuple.
+std::unique_ptr<mpi::File> open_weights(const mpi::Comm& comm, const std::string& weights,
+                                        const decltype(Scan::share)& share) {
+  auto weight_file = std::make_unique<mpi::File>(comm, weights, mpi::File::Mode::read);
+  if (weight_file->size() != 4 * share.global) {
+    throw UserError("'" + weights + "' holds " + std::to_string(weight_file->size()) + " bytes, not one float32 for " +
+                    "each of the " + std::to_string(share.global) + " tuples");
+  }
+  std::vector<float> block;
+  std::int64_t bad = -1;
+  for (std::int64_t at = 0; at < share.count; at += kCheckpoint) {
+    block.resize(std::min(kCheckpoint, share.count - at));
+    std::string error;
+    if (weight_file->read_at((share.first + at) * 4, std::as_writable_bytes(std::span(block)), error) !=
+        static_cast<std::int64_t>(4 * block.size())) {
+      throw std::runtime_error("cannot read '" + weights + "': " + error);
+    }
+    for (std::size_t k = 0; k < block.size() && bad < 0; ++k)
+      if (!(block[k] >= 0) || !std::isfinite(block[k])) bad = share.first + at + static_cast<std::int64_t>(k);
+  }
+  const std::int64_t first_bad = lowest_everywhere(comm, bad);
+  if (first_bad >= 0) {
+    throw UserError("'" + weights + "': the weight of tuple " + std::to_string(first_bad) +
+                    " is not a non-negative number");
+  }
+  return weight_file;
+}
+
+}  // namespace
+
 std::unique_ptr<FileEdgeSource> FileEdgeSource::open(const mpi::Comm& comm, const std::string& path,
                                                      GraphFormat format, Relabel relabel, const std::string& weights) {
   if (!weights.empty() && format != GraphFormat::binary) {
     throw UserError("--input-weights goes with a binary edge file; a text file carries its weights in a third column");
   }
   auto file = std::make_unique<mpi::File>(comm, path, mpi::File::Mode::read);
-  const std::int64_t size = file->size();
-  const int p = comm.size(), r = comm.rank();
-  Scan scan;
-  if (format == GraphFormat::binary) {
-    if (!whole_tuples(size)) {
-      throw UserError("'" + path + "' is truncated: " + std::to_string(size) +
-                      " bytes are not a whole number of 16-byte tuples");
-    }
-    const std::int64_t global = size / static_cast<std::int64_t>(sizeof(Edge));
-    const std::int64_t first = slice_begin(global, r, p), count = slice_begin(global, r + 1, p) - first;
-    scan.share = {global, first, count};
-    std::vector<Edge> block;
-    vertex_t max_id = -1;
-    std::int64_t bad = -1;
-    for (std::int64_t at = 0; at < count; at += kCheckpoint) {
-      block.resize(std::min(kCheckpoint, count - at));
-      std::string error;
-      const std::int64_t want = static_cast<std::int64_t>(block.size() * sizeof(Edge));
-      if (file->read_at((first + at) * static_cast<std::int64_t>(sizeof(Edge)), std::as_writable_bytes(std::span(block)),
-                        error) != want) {
-        throw std::runtime_error("cannot read '" + path + "': " + error);
-      }
-      const BinaryScan found = scan_binary_tuples(reinterpret_cast<const unsigned char*>(block.data()), want);
-      if (found.first_bad >= 0 && bad < 0) bad = first + at + found.first_bad;
-      max_id = std::max(max_id, found.max_id);
-    }
-    const std::int64_t first_bad = lowest_everywhere(comm, bad);
-    if (first_bad >= 0) {
-      throw UserError("'" + path + "': tuple " + std::to_string(first_bad) + " has a vertex id outside 0 .. 2^42 - 1");
-    }
-    scan.vertices = comm.allreduce(max_id, mpi::Op::max) + 1;
-  } else {
-    MatrixMarketHeader header;
-    if (format == GraphFormat::matrix_market) {
-      if (comm.is_root()) header = read_header(*file, size);
-      std::int64_t fields[4] = {header.data_start, header.lines_before, header.valued, header.size};
-      comm.broadcast(std::span<std::int64_t>(fields, 4), 0);
-      header.error = comm.broadcast_string(header.error, 0);
-      if (!header.error.empty()) throw UserError("'" + path + "': " + header.error);
-      header = {fields[0], fields[1], fields[2] != 0, fields[3], ""};
-    }
-    const vertex_t id_base = format == GraphFormat::matrix_market ? 1 : 0;
-    const std::int64_t data = header.data_start, bytes = size - data;
-    const std::int64_t lo = data + bytes * r / p, hi = data + bytes * (r + 1) / p;
-    TextScan t;
-    // This rank's first line: the one starting at lo, or the first after a '\n' at or beyond lo - 1.
-    std::int64_t begin = lo;
-    if (lo > data && lo < size) {
-      LineReader probe(*file, lo - 1, size);
-      std::string_view line;
-      std::int64_t start = 0;
-      probe.next(line, start);
-      begin = lo - 1 + static_cast<std::int64_t>(line.size()) + 1;
-    }
-    scan.range_begin = begin;
-    LineReader reader(*file, begin, size);
-    std::string_view line;
-    std::int64_t start = 0;
-    while (begin < hi && reader.next(line, start) && start < hi) {
-      ++t.lines_in_range;
-      const ParsedLine parsed = parse_edge_line(line, id_base);
-      if (parsed.kind == ParsedLine::skip) continue;
-      if (parsed.kind == ParsedLine::bad || (t.columns && parsed.columns != t.columns)) {
-        if (t.bad_at < 0) {
-          t.bad_at = start;
-          t.why = parsed.kind == ParsedLine::bad ? parsed.why : "some lines have weights and some do not";
-          // Lines before this one in the range, for the line number.
-          t.lines_in_range -= 1;
-        }
-        break;
-      }
-      t.columns = parsed.columns;
-      if (t.tuples % kCheckpoint == 0) t.checkpoints.push_back(start);
-      ++t.tuples;
-      t.max_id = std::max({t.max_id, parsed.u, parsed.v});
-    }
-    // The first bad line anywhere: its rank reports the line number from the lines before it.
-    const std::int64_t lines_before = [&] {
-      const std::vector<std::int64_t> all = comm.allgather(t.lines_in_range);
-      std::int64_t before = header.lines_before;
-      for (int k = 0; k < r; ++k) before += all[k];
-      return before;
-    }();
-    const int bad_rank = comm.allreduce(t.bad_at >= 0 ? r : p, mpi::Op::min);
-    if (bad_rank < p) {
-      const std::string message =
-          comm.broadcast_string("'" + path + "' line " + std::to_string(lines_before + t.lines_in_range + 1) + ": " +
-                                    t.why, bad_rank);
-      throw UserError(message);
-    }
-    // Every rank must agree on the columns: all two, or all three (with weights).
-    const int most = comm.allreduce(t.columns, mpi::Op::max);
-    const int least = comm.allreduce(t.columns ? t.columns : most, mpi::Op::min);
-    if (most != least) throw UserError("'" + path + "': some lines have weights and some do not");
-    const std::vector<std::int64_t> tuples = comm.allgather(t.tuples);
-    std::int64_t first = 0, global = 0;
-    for (int k = 0; k < p; ++k) {
-      if (k < r) first += tuples[k];
-      global += tuples[k];
-    }
-    scan.share = {global, first, t.tuples};
-    scan.weighted = most == 3;
-    scan.checkpoints = std::move(t.checkpoints);
-    scan.data_start = data;
-    scan.vertices = std::max<vertex_t>(comm.allreduce(t.max_id, mpi::Op::max) + 1, header.size);
-  }
+  Scan scan = format == GraphFormat::binary ? scan_binary_file(comm, *file, path)
+                                            : scan_text_file(comm, *file, path, format);
   if (scan.share.global == 0) throw UserError("'" + path + "' holds no edges");
   std::unique_ptr<mpi::File> weight_file;
   if (!weights.empty()) {
-    weight_file = std::make_unique<mpi::File>(comm, weights, mpi::File::Mode::read);
-    if (weight_file->size() != 4 * scan.share.global) {
-      throw UserError("'" + weights + "' holds " + std::to_string(weight_file->size()) + " bytes, not one float32 for " +
-                      "each of the " + std::to_string(scan.share.global) + " tuples");
-    }
-    std::vector<float> block;
-    std::int64_t bad = -1;
-    for (std::int64_t at = 0; at < scan.share.count; at += kCheckpoint) {
-      block.resize(std::min(kCheckpoint, scan.share.count - at));
-      std::string error;
-      if (weight_file->read_at((scan.share.first + at) * 4, std::as_writable_bytes(std::span(block)), error) !=
-          static_cast<std::int64_t>(4 * block.size())) {
-        throw std::runtime_error("cannot read '" + weights + "': " + error);
-      }
-      for (std::size_t k = 0; k < block.size() && bad < 0; ++k)
-        if (!(block[k] >= 0) || !std::isfinite(block[k])) bad = scan.share.first + at + static_cast<std::int64_t>(k);
-    }
-    const std::int64_t first_bad = lowest_everywhere(comm, bad);
-    if (first_bad >= 0) {
-      throw UserError("'" + weights + "': the weight of tuple " + std::to_string(first_bad) +
-                      " is not a non-negative number");
-    }
+    weight_file = open_weights(comm, weights, scan.share);
     scan.weighted = true;
   }
   auto source = std::make_unique<FileEdgeSource>(std::move(file), path, format, std::move(scan));

@@ -181,6 +181,20 @@ bool cuda_aware() {
 #endif
 }
 
+std::string library_version() {
+  char library[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int length = 0;
+  MPI_Get_library_version(library, &length);
+  const std::string text(library, static_cast<std::size_t>(length));
+  return text.substr(0, text.find_first_of("\n,"));
+}
+
+std::string standard_version() {
+  int major = 0, minor = 0;
+  MPI_Get_version(&major, &minor);
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
 void Comm::count_point_to_point_send(std::size_t bytes, int dest) const {
   if (dest != rank_ && bytes) traffic().to_peer(world_rank(dest), static_cast<std::int64_t>(bytes));
   traffic().record(OpKind::point_to_point, 1, static_cast<std::int64_t>(bytes), 0, 0);

@@ -62,6 +62,10 @@ int checked_count(std::int64_t n);
 
 // Whether this MPI library says it can read and write CUDA device memory (Open MPI's extension).
 bool cuda_aware();
+// The MPI library's name and version, first line ("Open MPI v4.1.4"), and the standard it
+// implements ("3.1"), for --version. Callable before MPI is initialised.
+std::string library_version();
+std::string standard_version();
 
 class Comm {
  public:

@@ -68,12 +68,13 @@ class Partition2D {
   vertex_t col_count(int c) const { return col_end(c) - col_begin(c); }
   int col_of(vertex_t v) const { return part_.owner(v) / grid_.rows; }
 
-  // W_i: the blocks of this processor row, one per column c, laid end to end: a "W position".
+  // W_i (paper 004): the blocks of this processor row, one per column c, laid end to end. A
+  // vertex's "row-range position" is its place in W_i: its block's offset plus its index there.
   int block_in_row(int c) const { return c * grid_.rows + row_; }
   vertex_t w_begin(int c) const { return w_begin_[c]; }
   vertex_t w_count() const { return w_begin_[grid_.cols]; }
   int row_of(vertex_t v) const { return part_.owner(v) % grid_.rows; }
-  // The column (the rank in the row communicator) holding W position w.
+  // The column (the rank in the row communicator) holding row-range position w.
   int col_of_w(vertex_t w) const {
     // Blocks differ by at most 64 vertices: an estimate, then a step or two.
     int c = static_cast<int>(static_cast<double>(w) / static_cast<double>(w_count()) * grid_.cols);

@@ -8,6 +8,7 @@
 
 #include "core/timer.hpp"
 #include "exchange/rounds.hpp"
+#include "core/memory.hpp"
 
 namespace g500 {
 
@@ -152,7 +153,7 @@ std::int64_t delta_stepping_memory_bytes(double vertices, double tuples, int ran
   bytes += 4 * n_local + 4 * n_local + 3 * 8 * n_local;  // distances, light counts; active, round, members
   // relaxation requests (buckets, sent, received): one piece, plus room for a hub's row that ends it
   bytes += 3 * (2 * id_bytes + 4) * std::min(2 * m_local, 2.0 * exchange::kTopDownRound);
-  return static_cast<std::int64_t>(std::min(bytes, 9.0e18));
+  return estimate_to_bytes(bytes);
 }
 
 }  // namespace g500

@@ -45,7 +45,7 @@ void relay_tuples(const EdgeSource& source, const Partition1D& part, const mpi::
     if constexpr (weighted) at_second(t, j, second, first, note, w);
     else at_second(t, j, second, first, note);
   };
-  constexpr std::int64_t kAhead = 16;
+  constexpr std::int64_t kPrefetchDistance = 16;
   const int me = comm.rank(), threads = omp_get_max_threads();
   exchange::OwnerBuckets<ToFirst> to_first(comm.size(), threads, "validation.tuples_to_first_owner");
   exchange::OwnerBuckets<ToSecond> to_second(comm.size(), threads, "validation.tuples_to_second_owner");
@@ -73,7 +73,7 @@ void relay_tuples(const EdgeSource& source, const Partition1D& part, const mpi::
       const int t = omp_get_thread_num();
 #pragma omp for schedule(static)
       for (std::int64_t i = 0; i < n; ++i) {
-        if (i + kAhead < n && part.owns(edges[i + kAhead].u)) prefetch(part.to_local(edges[i + kAhead].u));
+        if (i + kPrefetchDistance < n && part.owns(edges[i + kPrefetchDistance].u)) prefetch(part.to_local(edges[i + kPrefetchDistance].u));
         const Edge e = edges[i];
         Weight w{};
         if constexpr (weighted) w = weights[i];
@@ -89,7 +89,7 @@ void relay_tuples(const EdgeSource& source, const Partition1D& part, const mpi::
       const int t = omp_get_thread_num();
 #pragma omp for schedule(static)
       for (std::int64_t i = 0; i < m; ++i) {
-        if (i + kAhead < m) prefetch(part.to_local(static_cast<vertex_t>(at_first_owner[i + kAhead].first)));
+        if (i + kPrefetchDistance < m) prefetch(part.to_local(static_cast<vertex_t>(at_first_owner[i + kPrefetchDistance].first)));
         first_step(t, static_cast<vertex_t>(at_first_owner[i].first), static_cast<vertex_t>(at_first_owner[i].second),
                    at_first_owner[i].weight);
       }
@@ -101,7 +101,7 @@ void relay_tuples(const EdgeSource& source, const Partition1D& part, const mpi::
       const int t = omp_get_thread_num();
 #pragma omp for schedule(static)
       for (std::int64_t i = 0; i < k; ++i) {
-        if (i + kAhead < k) prefetch(part.to_local(static_cast<vertex_t>(at_second_owner[i + kAhead].second)));
+        if (i + kPrefetchDistance < k) prefetch(part.to_local(static_cast<vertex_t>(at_second_owner[i + kPrefetchDistance].second)));
         const ToSecond& s = at_second_owner[i];
         const vertex_t second = static_cast<vertex_t>(s.second);
         second_look(t, part.to_local(second), second, static_cast<vertex_t>(s.first), s.note, s.weight);

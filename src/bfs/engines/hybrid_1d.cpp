@@ -9,14 +9,10 @@
 #include "bfs/id_width.hpp"
 #include "core/timer.hpp"
 #include "graph/degree_code.hpp"
+#include "core/memory.hpp"
 
 namespace g500 {
-
 namespace {
-
-std::unique_ptr<BfsEngine> make_hybrid_1d(const EngineContext& context) {
-  return make_for_id_width<Hybrid1D>(context);
-}
 
 std::int64_t hybrid_1d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
   // A relay arrangement that does not fit the rank count is refused here, before any work.
@@ -36,19 +32,19 @@ std::int64_t hybrid_1d_memory_bytes(const GraphShape& shape, const BfsOptions& o
   // top-down offers (buckets, sent, received): one round, plus room for a hub's row that ends it
   bytes += 3 * 2 * id * std::min(2 * m_local, 2.0 * exchange::kTopDownRound);
   if (options.node.hubs > 0) bytes += 3 * shape.vertices / 16 + 17.0 * options.node.hubs;  // hub bitmap, its rank counts, ids, state
-  return static_cast<std::int64_t>(std::min(bytes, 9.0e18));
+  return estimate_to_bytes(bytes);
 }
 
 }  // namespace
 
 EngineSpec hybrid_1d_engine() {
-  return {"hybrid-1d",
-          "direction-optimizing BFS on a 1D partition (Beamer; papers 000, 002)",
-          &make_hybrid_1d,
-          &hybrid_1d_memory_bytes,
-          mpi::ThreadLevel::funneled,
-          {&kDirectionGroup, &kBottomUpGroup, &kIdsGroup, &kNodeGroup},
-          /*reads_arc_sketch=*/true};
+  return {.name = "hybrid-1d",
+          .help = "direction-optimizing BFS on a 1D partition (Beamer; papers 000, 002)",
+          .make = [](const EngineContext& c) { return make_for_id_width<Hybrid1D>(c); },
+          .memory_bytes = &hybrid_1d_memory_bytes,
+          .thread_level = mpi::ThreadLevel::funneled,
+          .option_groups = {&kDirectionGroup, &kBottomUpGroup, &kIdsGroup, &kNodeGroup},
+          .reads_arc_sketch = true};
 }
 
 template <class Column>
@@ -111,32 +107,12 @@ void Hybrid1D<Column>::claim(local_t v, vertex_t parent, std::span<vertex_t> par
 template <class Column>
 StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
   StepCounts total;
-  const int me = comm_.rank();
   for (auto& next : thread_next_) {  // here, not per thread: a smaller team leaves some unused
     next.value.vertices.clear();
     next.value.parents.clear();
   }
-  // The frontier is cut into pieces of about kTopDownRound edges (by default), one exchange each, so the offer
-  // buffers stay a few MB even when a hub's level offers hundreds of millions of edges.
-  piece_ends_.clear();
-  const edge_count_t round = options_.exchange_round > 0 ? options_.exchange_round : exchange::kTopDownRound;
-  edge_count_t in_piece = 0;
-  for (std::size_t i = 0; i < queue_.size(); ++i) {
-    in_piece += csr_.degree(queue_[i]);
-    if (in_piece >= round) {
-      piece_ends_.push_back(static_cast<std::int64_t>(i) + 1);
-      in_piece = 0;
-    }
-  }
-  if (in_piece > 0) piece_ends_.push_back(static_cast<std::int64_t>(queue_.size()));
+  plan_pieces(options_.exchange_round > 0 ? options_.exchange_round : exchange::kTopDownRound);
   const bool with_hubs = hubs_.count() > 0;
-  // A claim writes a parent and reads a degree, both at random: fetched this many claims ahead.
-  constexpr std::int64_t kClaimAhead = 16;
-  // (With the degree order parents are written after the step.)
-  const auto prefetch_claim = [&](local_t a) {
-    if (!ordered_) __builtin_prefetch(&parents[a], 1);
-    __builtin_prefetch(&csr_.offsets[a]);
-  };
   if (with_hubs && hubs_stale_) {
     hubs_.refresh(comm_, part_, [&](vertex_t h) { return visited_.test(part_.to_local(h)); });
     hubs_stale_ = false;
@@ -148,61 +124,7 @@ StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
     const std::int64_t n_pieces = static_cast<std::int64_t>(piece_ends_.size()), done = queue_.size();
     const std::int64_t first = r == 0 ? 0 : r <= n_pieces ? piece_ends_[r - 1] : done;
     const std::int64_t last = r < n_pieces ? piece_ends_[r] : done;
-    // Threads share the piece by edges, not by vertices: a level whose frontier is a few hubs is
-    // a few long rows.
-    piece_edges_.resize(last - first + 1);
-    piece_edges_[0] = 0;
-    for (std::int64_t i = first; i < last; ++i) piece_edges_[i - first + 1] = piece_edges_[i - first] + csr_.degree(queue_[i]);
-    const edge_count_t piece_total = piece_edges_.back();
-    constexpr edge_count_t kBlock = 2048;
-    const std::int64_t blocks = (piece_total + kBlock - 1) / kBlock;
-#pragma omp parallel
-    {
-      const int t = omp_get_thread_num();
-      Reached& next = thread_next_[t].value;
-      StepCounts mine;
-      std::int64_t my_hub_edges = 0;
-#pragma omp for schedule(dynamic, 1) nowait
-      for (std::int64_t block = 0; block < blocks; ++block) {
-        const edge_count_t from = block * kBlock, to = std::min(piece_total, from + kBlock);
-        // The frontier vertex whose edges hold `from`, then edge by edge to `to`.
-        std::int64_t i = std::upper_bound(piece_edges_.begin(), piece_edges_.end(), from) - piece_edges_.begin() - 1;
-        for (edge_count_t at = from; at < to; ++i) {
-          const local_t u = queue_[first + i];
-          const vertex_t u_global = part_.to_global(original_place(u));  // parents travel in original ids
-          const Column* row = csr_.begin(u);
-          const Column* row_from = row + (at - piece_edges_[i]);
-          const Column* row_to = row + std::min(piece_edges_[i + 1], to) - piece_edges_[i];
-          mine.edges_examined += row_to - row_from;
-          at += row_to - row_from;
-          for (const Column* it = row_from; it != row_to; ++it) {
-            if (it + kClaimAhead < row_to) {
-              const vertex_t ahead = static_cast<vertex_t>(it[kClaimAhead]);
-              if (part_.owns(ahead)) prefetch_claim(part_.to_local(ahead));
-            }
-            const vertex_t v = static_cast<vertex_t>(*it);
-            if (with_hubs) {
-              // An edge to a hub never travels: dropped if the hub is visited, else a candidate.
-              const std::int64_t h = hubs_.index(v);
-              if (h >= 0) {
-                ++my_hub_edges;
-                if (!hubs_.visited(h)) hubs_.offer(h, u_global);
-                continue;
-              }
-            }
-            const int owner = part_.owner(v);
-            if (owner == me) {
-              claim(part_.to_local(v), u_global, parents, mine, next);
-            } else {
-              buckets_.push(t, owner, ParentOffer{static_cast<Column>(v), static_cast<Column>(u_global)});
-            }
-          }
-        }
-      }
-      total.add_atomic(mine);
-#pragma omp atomic
-      hub_edges += my_hub_edges;
-    }
+    hub_edges += offer_piece(first, last, parents, total);
     const Timer exchanging;
     if (relay_) {
       buckets_.exchange_relayed(comm_, *relay_, arrived_,
@@ -211,20 +133,7 @@ StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
       buckets_.exchange(comm_, arrived_);
     }
     exchange_seconds_ += exchanging.seconds();
-    const std::vector<ParentOffer>& arrived = arrived_;
-    const std::int64_t n_arrived = static_cast<std::int64_t>(arrived.size());
-#pragma omp parallel
-    {
-      Reached& next = thread_next_[omp_get_thread_num()].value;
-      StepCounts mine;
-#pragma omp for schedule(static) nowait
-      for (std::int64_t i = 0; i < n_arrived; ++i) {
-        if (i + kClaimAhead < n_arrived) prefetch_claim(part_.to_local(static_cast<vertex_t>(arrived[i + kClaimAhead].vertex)));
-        claim(part_.to_local(static_cast<vertex_t>(arrived[i].vertex)), static_cast<vertex_t>(arrived[i].parent),
-              parents, mine, next);
-      }
-      total.add_atomic(mine);
-    }
+    claim_arrived(parents, total);
   }
   if (with_hubs) {
     mpi::traffic().add_logical("top_down.hub_edges_kept_local", hub_edges);
@@ -239,13 +148,122 @@ StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
 }
 
 template <class Column>
+void Hybrid1D<Column>::plan_pieces(edge_count_t round) {
+  // The frontier is cut into pieces of about `round` edges, one exchange each, so the offer
+  // buffers stay a few MB even when a hub's level offers hundreds of millions of edges.
+  piece_ends_.clear();
+  edge_count_t in_piece = 0;
+  for (std::size_t i = 0; i < queue_.size(); ++i) {
+    in_piece += csr_.degree(queue_[i]);
+    if (in_piece >= round) {
+      piece_ends_.push_back(static_cast<std::int64_t>(i) + 1);
+      in_piece = 0;
+    }
+  }
+  if (in_piece > 0) piece_ends_.push_back(static_cast<std::int64_t>(queue_.size()));
+}
+
+template <class Column>
+void Hybrid1D<Column>::prefetch_claim(local_t v, std::span<vertex_t> parents) const {
+  // (With the degree order parents are written after the step.)
+  if (!ordered_) __builtin_prefetch(&parents[v], 1);
+  __builtin_prefetch(&csr_.offsets[v]);
+}
+
+// Kept whole: one parallel region over the piece's edges, whose inner loop (prefetch, hub test,
+// claim or offer) is the top-down step's hot path.
+template <class Column>
+std::int64_t Hybrid1D<Column>::offer_piece(std::int64_t first, std::int64_t last, std::span<vertex_t> parents,
+                                           StepCounts& total) {
+  // Threads share the piece by edges, not by vertices: a level whose frontier is a few hubs is
+  // a few long rows.
+  piece_edges_.resize(last - first + 1);
+  piece_edges_[0] = 0;
+  for (std::int64_t i = first; i < last; ++i) piece_edges_[i - first + 1] = piece_edges_[i - first] + csr_.degree(queue_[i]);
+  const edge_count_t piece_total = piece_edges_.back();
+  constexpr edge_count_t kBlock = 2048;
+  const std::int64_t blocks = (piece_total + kBlock - 1) / kBlock;
+  const bool with_hubs = hubs_.count() > 0;
+  const int me = comm_.rank();
+  std::int64_t hub_edges = 0;
+#pragma omp parallel
+  {
+    const int t = omp_get_thread_num();
+    Reached& next = thread_next_[t].value;
+    StepCounts mine;
+    std::int64_t my_hub_edges = 0;
+#pragma omp for schedule(dynamic, 1) nowait
+    for (std::int64_t block = 0; block < blocks; ++block) {
+      const edge_count_t from = block * kBlock, to = std::min(piece_total, from + kBlock);
+      // The frontier vertex whose edges hold `from`, then edge by edge to `to`.
+      std::int64_t i = std::upper_bound(piece_edges_.begin(), piece_edges_.end(), from) - piece_edges_.begin() - 1;
+      for (edge_count_t at = from; at < to; ++i) {
+        const local_t u = queue_[first + i];
+        const vertex_t u_global = part_.to_global(original_place(u));  // parents travel in original ids
+        const Column* row = csr_.begin(u);
+        const Column* row_from = row + (at - piece_edges_[i]);
+        const Column* row_to = row + std::min(piece_edges_[i + 1], to) - piece_edges_[i];
+        mine.edges_examined += row_to - row_from;
+        at += row_to - row_from;
+        for (const Column* it = row_from; it != row_to; ++it) {
+          if (it + kClaimPrefetchDistance < row_to) {
+            const vertex_t soon = static_cast<vertex_t>(it[kClaimPrefetchDistance]);
+            if (part_.owns(soon)) prefetch_claim(part_.to_local(soon), parents);
+          }
+          const vertex_t v = static_cast<vertex_t>(*it);
+          if (with_hubs) {
+            // An edge to a hub never travels: dropped if the hub is visited, else a candidate.
+            const std::int64_t h = hubs_.index(v);
+            if (h >= 0) {
+              ++my_hub_edges;
+              if (!hubs_.visited(h)) hubs_.offer(h, u_global);
+              continue;
+            }
+          }
+          const int owner = part_.owner(v);
+          if (owner == me) {
+            claim(part_.to_local(v), u_global, parents, mine, next);
+          } else {
+            buckets_.push(t, owner, ParentOffer{static_cast<Column>(v), static_cast<Column>(u_global)});
+          }
+        }
+      }
+    }
+    total.add_atomic(mine);
+#pragma omp atomic
+    hub_edges += my_hub_edges;
+  }
+  return hub_edges;
+}
+
+template <class Column>
+void Hybrid1D<Column>::claim_arrived(std::span<vertex_t> parents, StepCounts& total) {
+  const std::vector<ParentOffer>& arrived = arrived_;
+  const std::int64_t n_arrived = static_cast<std::int64_t>(arrived.size());
+#pragma omp parallel
+  {
+    Reached& next = thread_next_[omp_get_thread_num()].value;
+    StepCounts mine;
+#pragma omp for schedule(static) nowait
+    for (std::int64_t i = 0; i < n_arrived; ++i) {
+      if (i + kClaimPrefetchDistance < n_arrived) {
+        prefetch_claim(part_.to_local(static_cast<vertex_t>(arrived[i + kClaimPrefetchDistance].vertex)), parents);
+      }
+      claim(part_.to_local(static_cast<vertex_t>(arrived[i].vertex)), static_cast<vertex_t>(arrived[i].parent),
+            parents, mine, next);
+    }
+    total.add_atomic(mine);
+  }
+}
+
+template <class Column>
 void Hybrid1D<Column>::write_waiting_parents(std::span<vertex_t> parents) {
-  constexpr std::size_t kAhead = 16;
+  constexpr std::size_t kPrefetchDistance = 16;
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::size_t t = 0; t < thread_next_.size(); ++t) {
     const Reached& found = thread_next_[t].value;
     for (std::size_t i = 0; i < found.vertices.size(); ++i) {
-      if (i + kAhead < found.vertices.size()) __builtin_prefetch(&order_.to_old[found.vertices[i + kAhead]]);
+      if (i + kPrefetchDistance < found.vertices.size()) __builtin_prefetch(&order_.to_old[found.vertices[i + kPrefetchDistance]]);
       parents[original_place(found.vertices[i])] = static_cast<vertex_t>(found.parents[i]);
     }
   }
@@ -256,6 +274,8 @@ StepCounts Hybrid1D<Column>::bottom_up_step(std::span<vertex_t> parents) {
   return ordered_ ? bottom_up_pass<true>(parents) : bottom_up_pass<false>(parents);
 }
 
+// Kept whole, one parallel region: a word's row searches run an iteration after their rows were
+// prefetched, and the lambdas keep the tables in registers (as locals the compiler can trust).
 template <class Column>
 template <bool Ordered>
 StepCounts Hybrid1D<Column>::bottom_up_pass(std::span<vertex_t> parents) {

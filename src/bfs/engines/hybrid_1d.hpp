@@ -47,9 +47,19 @@ class Hybrid1D : public BfsEngine {
   };
 
   StepCounts top_down_step(std::span<vertex_t> parents);
+  // The top-down step's phases: the frontier cut into pieces of about `round` edges (piece_ends_);
+  // a piece's edges offered to their owners (this rank's own claimed on the spot; returns the
+  // edges to hubs, kept local); the offers that arrived claimed.
+  void plan_pieces(edge_count_t round);
+  std::int64_t offer_piece(std::int64_t first, std::int64_t last, std::span<vertex_t> parents, StepCounts& total);
+  void claim_arrived(std::span<vertex_t> parents, StepCounts& total);
+  // A claim writes a parent and reads a degree, both at random: fetched this many claims ahead.
+  static constexpr std::int64_t kClaimPrefetchDistance = 16;
+  void prefetch_claim(local_t v, std::span<vertex_t> parents) const;
   StepCounts bottom_up_step(std::span<vertex_t> parents);
   // The step itself, compiled apart with and without the degree order so that the hot loop tests
-  // nothing for it.
+  // nothing for it. Kept whole, one parallel region: each word's row searches run an iteration
+  // after their rows were prefetched, and the lambdas keep the tables in registers.
   template <bool Ordered>
   StepCounts bottom_up_pass(std::span<vertex_t> parents);
   // What one thread reached in a top-down step. With the degree order the parents wait here too:

@@ -4,14 +4,10 @@
 #include <utility>
 
 #include "bfs/id_width.hpp"
+#include "core/memory.hpp"
 
 namespace g500 {
-
 namespace {
-
-std::unique_ptr<BfsEngine> make_top_down_1d(const EngineContext& context) {
-  return make_for_id_width<TopDown1D>(context);
-}
 
 std::int64_t top_down_1d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
   const double id = id_bytes(options, shape.vertices);
@@ -20,20 +16,20 @@ std::int64_t top_down_1d_memory_bytes(const GraphShape& shape, const BfsOptions&
   bytes += n_local / 8 + 2 * 8 * n_local;                  // visited, frontier queues
   // Coalescing buffers: two per destination (filling, in flight) and the posted receives.
   bytes += (2.0 * shape.ranks + 4) * static_cast<double>(options.coalescing.coalescing_size) * 2 * id;
-  return static_cast<std::int64_t>(std::min(bytes, 9.0e18));
+  return estimate_to_bytes(bytes);
 }
 
 }  // namespace
 
 EngineSpec top_down_1d_engine() {
-  return {"top-down-1d",
-          "level-synchronous top-down BFS with asynchronous, coalesced point-to-point queries, one thread per rank "
-          "(the reference code's; paper 001)",
-          &make_top_down_1d,
-          &top_down_1d_memory_bytes,
-          mpi::ThreadLevel::funneled,
-          {&kCoalescingGroup, &kIdsGroup},
-          /*reads_arc_sketch=*/true};
+  return {.name = "top-down-1d",
+          .help = "level-synchronous top-down BFS with asynchronous, coalesced point-to-point queries, one thread "
+                  "per rank (the reference code's; paper 001)",
+          .make = [](const EngineContext& c) { return make_for_id_width<TopDown1D>(c); },
+          .memory_bytes = &top_down_1d_memory_bytes,
+          .thread_level = mpi::ThreadLevel::funneled,
+          .option_groups = {&kCoalescingGroup, &kIdsGroup},
+          .reads_arc_sketch = true};
 }
 
 template <class Column>

@@ -127,7 +127,7 @@ struct Grid2D<Column>::BlockScan {
       if (w < last) {
         const word_t todo = ~done[w] & ~empty_rows[w] & (w == words - 1 ? last_mask : ~word_t{0});
         counts.edges_examined += __builtin_popcountll(todo);
-        newly = own_block ? try_first_entries_own(w, todo) : try_first_entries_other(w, todo);
+        newly = own_block ? try_first_entries<true>(w, todo) : try_first_entries<false>(w, todo);
         need_rows = fetch_rows(w, todo & ~newly);
       }
       if (rows_due) mark(w - 1, search_rows(w - 1, rows_due));
@@ -148,30 +148,25 @@ struct Grid2D<Column>::BlockScan {
     return engine.first_[first_before[w] + __builtin_popcountll(filled & ((word_t{1} << b) - 1))];
   }
 
-  // Own block: an unvisited vertex's parent is kNoParent, so it is written either way.
-  word_t try_first_entries_own(std::int64_t w, word_t todo) {
+  // Each vertex of `todo` tries its row's first entry; returns those that hit. Compiled apart for
+  // the own block, where a parent is written either way (an unvisited vertex's parent is kNoParent
+  // already), and for another block, where every try is written to `ahead` and kept only when it
+  // hits.
+  template <bool Own>
+  word_t try_first_entries(std::int64_t w, word_t todo) {
     word_t newly = 0;
     for (word_t bits = todo; bits; bits &= bits - 1) {
       const int b = __builtin_ctzll(bits);
       const FirstEntry first = first_of(w, b);
       const word_t hit = in_frontier(first.position);
-      // the parent if hit, else kNoParent (-1), in arithmetic: a branch would mispredict
-      const vertex_t mask = -static_cast<vertex_t>(hit);
-      parents[w * kWordBits + b] = (static_cast<vertex_t>(first.vertex) & mask) | ~mask;
-      newly |= hit << b;
-    }
-    return newly;
-  }
-
-  // Another block: every try is written to `ahead`, and kept only when it hits.
-  word_t try_first_entries_other(std::int64_t w, word_t todo) {
-    word_t newly = 0;
-    for (word_t bits = todo; bits; bits &= bits - 1) {
-      const int b = __builtin_ctzll(bits);
-      const FirstEntry first = first_of(w, b);
-      const word_t hit = in_frontier(first.position);
-      ahead[n_ahead] = found_pair(w * kWordBits + b, first.vertex);
-      n_ahead += static_cast<int>(hit);
+      if constexpr (Own) {
+        // the parent if hit, else kNoParent (-1), in arithmetic: a branch would mispredict
+        const vertex_t mask = -static_cast<vertex_t>(hit);
+        parents[w * kWordBits + b] = (static_cast<vertex_t>(first.vertex) & mask) | ~mask;
+      } else {
+        ahead[n_ahead] = found_pair(w * kWordBits + b, first.vertex);
+        n_ahead += static_cast<int>(hit);
+      }
       newly |= hit << b;
     }
     return newly;

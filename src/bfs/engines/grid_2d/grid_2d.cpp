@@ -11,6 +11,7 @@
 #include "exchange/rounds.hpp"
 #include "graph/degree_code.hpp"
 #include "graph/row_builder.hpp"
+#include "core/memory.hpp"
 
 namespace g500 {
 namespace {
@@ -31,7 +32,7 @@ exchange::SliceLayout column_layout(const Partition2D& grid) {
   return layout;
 }
 
-// The blocks of this rank's processor row, by W position (whole words: only the graph's last block
+// The blocks of this rank's processor row, by row-range position (whole words: only the graph's last block
 // may end inside a word, and it is last in its row).
 exchange::SliceLayout row_layout(const Partition2D& grid) {
   const Partition1D& part = grid.part();
@@ -44,13 +45,6 @@ exchange::SliceLayout row_layout(const Partition2D& grid) {
   return layout;
 }
 
-std::unique_ptr<BfsEngine> make_top_down_2d(const EngineContext& context) {
-  return make_for_id_width<Grid2D>(context, false);
-}
-std::unique_ptr<BfsEngine> make_hybrid_2d(const EngineContext& context) {
-  return make_for_id_width<Grid2D>(context, true);
-}
-
 std::int64_t grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
   const double id = id_bytes(options, shape.vertices);
   // The harness estimates before it generates anything, so a grid that does not fit the rank
@@ -60,7 +54,7 @@ std::int64_t grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
   const double n_col = shape.vertices / grid.cols + 64 * grid.rows;
   double bytes = csr_2d_build_bytes(shape.vertices, shape.tuples, grid, id);
   bytes += 3 * n_local / 8 + n_col / 8 + n_row / 8;  // visited (two orders), next; column and row frontiers
-  bytes += id * n_row + n_row;                      // hybrid: the vertex and degree code of each W position
+  bytes += id * n_row + n_row;                      // hybrid: the vertex and degree code of each row-range position
   // hybrid: empty rows, each row's first entry and its vertex (for rows with entries: at most all)
   bytes += n_col / 8 + 2 * id * n_col + id * n_col / 64;
   bytes += 2 * id * n_local * (grid.rows - 1);  // hybrid: parents found for the column's other blocks
@@ -69,29 +63,29 @@ std::int64_t grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
   if (grid.rows > 1) bytes += (id + 1) * n_local * grid.rows;
   bytes += 2 * 2 * 20.0 * static_cast<double>(exchange::kTopDownRound);  // fold: two slots, sent and received
   bytes += 2 * id * static_cast<double>(omp_get_max_threads()) * 4096;  // top-down claims kept, each thread
-  return static_cast<std::int64_t>(std::min(bytes, 9.0e18));
+  return estimate_to_bytes(bytes);
 }
 
 }  // namespace
 
 EngineSpec top_down_2d_engine() {
-  return {"top-down-2d",
-          "level-synchronous top-down BFS on an R x C process grid: frontier expand in the column, compressed fold "
-          "in the row, overlapped (paper 004)",
-          &make_top_down_2d,
-          &grid_2d_memory_bytes,
-          mpi::ThreadLevel::funneled,
-          {&kGridGroup, &kIdsGroup}};
+  return {.name = "top-down-2d",
+          .help = "level-synchronous top-down BFS on an R x C process grid: frontier expand in the column, "
+                  "compressed fold in the row, overlapped (paper 004)",
+          .make = [](const EngineContext& c) { return make_for_id_width<Grid2D>(c, false); },
+          .memory_bytes = &grid_2d_memory_bytes,
+          .thread_level = mpi::ThreadLevel::funneled,
+          .option_groups = {&kGridGroup, &kIdsGroup}};
 }
 
 EngineSpec hybrid_2d_engine() {
-  return {"hybrid-2d",
-          "direction-optimizing BFS on an R x C process grid: top-down as top-down-2d, bottom-up in R sub-steps "
-          "around the column (Beamer et al., IPDPSW 2013)",
-          &make_hybrid_2d,
-          &grid_2d_memory_bytes,
-          mpi::ThreadLevel::funneled,
-          {&kDirectionGroup, &kGridGroup, &kIdsGroup}};
+  return {.name = "hybrid-2d",
+          .help = "direction-optimizing BFS on an R x C process grid: top-down as top-down-2d, bottom-up in R "
+                  "sub-steps around the column (Beamer et al., IPDPSW 2013)",
+          .make = [](const EngineContext& c) { return make_for_id_width<Grid2D>(c, true); },
+          .memory_bytes = &grid_2d_memory_bytes,
+          .thread_level = mpi::ThreadLevel::funneled,
+          .option_groups = {&kDirectionGroup, &kGridGroup, &kIdsGroup}};
 }
 
 template <class Column>
@@ -139,7 +133,7 @@ void Grid2D<Column>::build_bottom_up_tables() {
     counts.push_back(static_cast<int>(part_.count_of(grid_.block_in_row(c))));
     displs.push_back(static_cast<int>(grid_.w_begin(c)));
   }
-  // The vertex behind each W position, for the parents a bottom-up step finds: the row gathers each
+  // The vertex behind each row-range position, for the parents a bottom-up step finds: the row gathers each
   // block's local index by sorted number, in place, then adds the block's first id.
   w_to_global_.resize(grid_.w_count());
   {
@@ -153,7 +147,7 @@ void Grid2D<Column>::build_bottom_up_tables() {
       w_to_global_[w] = static_cast<Column>(base + w_to_global_[w]);
     }
   }
-  // Each row's entry of highest degree to its front, from the degree code of every W position's
+  // Each row's entry of highest degree to its front, from the degree code of every row-range position's
   // vertex; the rotation keeps the others in order.
   std::vector<std::uint8_t> code(grid_.w_count());
   {

@@ -68,6 +68,7 @@ class ThrustDevice final : public Device<Id> {
     return 0;
   }
 
+  // Kept whole: its four steps are paper 003's level, in its order, each a Thrust call or two.
   LevelSizes expand(std::vector<int>& send_counts) override {
     LevelSizes sizes;
     const std::int64_t f = static_cast<std::int64_t>(frontier_.size());

@@ -6,14 +6,10 @@
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "graph/csr_1d.hpp"
+#include "core/memory.hpp"
 
 namespace g500 {
-
 namespace {
-
-std::unique_ptr<BfsEngine> make_sort_unique(const EngineContext& context) {
-  return make_for_id_width<SortUnique>(context);
-}
 
 std::int64_t sort_unique_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
   const int id = id_bytes(options, shape.vertices);
@@ -22,19 +18,19 @@ std::int64_t sort_unique_memory_bytes(const GraphShape& shape, const BfsOptions&
   // device memory is host memory too; and the staging buffers, one level's candidates each way.
   double bytes = csr_1d_build_bytes(shape.vertices, shape.tuples, shape.ranks, id);
   bytes += sort_unique::device_bytes(n_local, arcs, shape.vertices, id) + 2 * 2 * id * arcs;
-  return static_cast<std::int64_t>(std::min(bytes, 9.0e18));
+  return estimate_to_bytes(bytes);
 }
 
 }  // namespace
 
 EngineSpec sort_unique_engine() {
-  return {"sort-unique",
-          "GPU-style top-down BFS: frontier expanded by prefix sum and binary search, sort + unique, exchange by owner "
-          "(paper 003; Thrust: CUDA in g500-cuda, OpenMP on the CPU)",
-          &make_sort_unique,
-          &sort_unique_memory_bytes,
-          mpi::ThreadLevel::funneled,
-          {&kDeviceGroup, &kIdsGroup}};
+  return {.name = "sort-unique",
+          .help = "GPU-style top-down BFS: frontier expanded by prefix sum and binary search, sort + unique, "
+                  "exchange by owner (paper 003; Thrust: CUDA in g500-cuda, OpenMP on the CPU)",
+          .make = [](const EngineContext& c) { return make_for_id_width<SortUnique>(c); },
+          .memory_bytes = &sort_unique_memory_bytes,
+          .thread_level = mpi::ThreadLevel::funneled,
+          .option_groups = {&kDeviceGroup, &kIdsGroup}};
 }
 
 template <class Column>
