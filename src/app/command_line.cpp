@@ -3,12 +3,16 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cfloat>
+#include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <map>
-#include <utility>
 #include <set>
+#include <utility>
 
 #include "bfs/registry.hpp"
+#include "core/cli_choice.hpp"
 #include "core/cli_decimal.hpp"
 #include "core/error.hpp"
 
@@ -43,6 +47,138 @@ void check_graph_options(int scale, int edgefactor) {
 // CLI11's messages can span lines; keep the first, as one line.
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
+// The options of the run whose meaning depends on others, kept to check them after parsing.
+struct RunFlags {
+  CLI::Option *input, *input_weights, *format, *relabel, *roots_file, *bfs, *delta, *validation_batch, *json,
+      *output, *output_format, *comm_matrix;
+  std::vector<std::string> kernels = {"bfs"};
+  std::string delta_text;
+  // Each BFS option group's options, as the group added them.
+  std::map<const OptionGroup*, std::vector<CLI::Option*>> group_options;
+};
+
+void add_run_options(CLI::App& app, RunOptions& run, RunFlags& f) {
+  const auto [scale_option, edgefactor_option] = add_graph_options(app, run.scale, run.edgefactor, run.seed);
+  f.input = app.add_option("--input", run.input_path,
+                           "read the graph from this file instead of generating it (docs/formats.md: binary, text "
+                           "edge list, Matrix Market)")
+                ->excludes(scale_option)->excludes(edgefactor_option);
+  f.input_weights = app.add_option("--input-weights", run.input_weights,
+                                   "the weights of a binary --input (what g500 generate --weights writes), for SSSP");
+  f.format = app.add_option("--format", run.input_format, "format of --input: auto (from the extension), binary, edgelist, mtx")
+                 ->capture_default_str()->transform(one_of({"auto", "binary", "edgelist", "mtx"}));
+  app.add_option("--root", run.root_ids,
+                 "search from this vertex (repeatable; the graph's own ids, so from 1 in Matrix Market files) "
+                 "instead of --roots chosen by the seed")
+      ->transform(decimal<vertex_t>())->allow_extra_args(false);
+  f.roots_file = app.add_option("--roots-file", run.roots_file, "search from the vertices listed in this file, one id a line");
+  f.relabel = app.add_option("--relabel", run.relabel,
+                             "renumber --input's ids 0..N-1 in id order: on, off, or auto (when the largest id exceeds "
+                             "four times the tuple count); results keep the file's ids")
+                  ->transform(choice<Relabel>({{"auto", Relabel::automatic}, {"on", Relabel::on}, {"off", Relabel::off}}))
+                  ->default_str("auto");
+  app.add_option("-n,--roots", run.roots, "number of BFS roots (>= 1)")->capture_default_str()->transform(decimal<int>());
+  std::string engines_help = "BFS engine:";
+  for (const EngineSpec& e : engine_table()) engines_help += "\n  " + e.name + ": " + e.help;
+  f.bfs = app.add_option("--bfs", run.bfs.engine, engines_help)->capture_default_str();
+  // Every engine's option groups, each once, and which options each added.
+  for (const EngineSpec& e : engine_table()) {
+    for (const OptionGroup* g : e.option_groups) {
+      if (f.group_options.count(g)) continue;
+      const std::size_t before = app.get_options().size();
+      g->add(app, run.bfs);
+      const std::vector<CLI::Option*> all = app.get_options();
+      f.group_options[g].assign(all.begin() + static_cast<std::ptrdiff_t>(before), all.end());
+    }
+  }
+  app.add_option("--kernels", f.kernels, "kernels to run over the roots, comma-separated: bfs (kernel 2), sssp (kernel 3)")
+      ->delimiter(',')->transform(one_of({"bfs", "sssp"}))->default_str("bfs");
+  f.delta = app.add_option("--delta", f.delta_text, "SSSP: delta-stepping bucket width (the reference's 0.1)")
+                ->default_str("0.1");
+  f.validation_batch =
+      app.add_option("--validation-batch", run.kernels.bfs_validation_batch,
+                     "BFS searches validated together, with one pass over the tuples: faster by up to that factor, "
+                     "for a byte per vertex per search on every rank")
+          ->capture_default_str()->check(CLI::Range(1, 16))->transform(decimal<int>());
+  app.add_flag("--skip-validation", run.skip_validation, "do not validate (the output is then marked not valid)");
+  f.json = app.add_option("--json", run.json_path, "write every figure of the run to this JSON file");
+  f.output = app.add_option("--output", run.output_path,
+                            "write every search's tree: each reached vertex with its parent and depth (distance for "
+                            "SSSP)");
+  f.output_format = app.add_option("--output-format", run.output_binary,
+                                   "--output as text lines or 40-byte binary records (docs/formats.md)")
+                        ->transform(choice<bool>({{"text", false}, {"binary", true}}))->default_str("text");
+  f.comm_matrix = app.add_flag("--comm-matrix", run.comm_matrix, "also write kernel 2's source x destination bytes to the JSON");
+  app.add_flag("-q,--quiet", run.quiet, "no progress on stderr");
+  // Not in --help: lets the tests watch a validation failure end to end.
+  app.add_flag("--inject-fault", run.inject_fault, "testing aid: drop the root from its own tree before validating")->group("");
+}
+
+bool given(const CLI::Option* option) { return option->count() > 0; }
+
+// One rule for every option: one that cannot change the run is an error that names it and why.
+void check_applies(const RunOptions& run, const RunFlags& f) {
+  const auto refuse = [](const CLI::Option* o, const std::string& why) {
+    throw UserError(o->get_name() + " does not apply " + why);
+  };
+  for (const CLI::Option* o : {f.input_weights, f.format, f.relabel})
+    if (given(o) && !given(f.input)) refuse(o, "without --input");
+  if (given(f.comm_matrix) && !given(f.json)) refuse(f.comm_matrix, "without --json, where it is written");
+  if (given(f.output_format) && !given(f.output)) refuse(f.output_format, "without --output");
+  if (given(f.delta) && !run.kernels.sssp) refuse(f.delta, "without --kernels sssp");
+  const EngineSpec& engine = find_engine(run.bfs.engine);
+  for (const auto& [group, options] : f.group_options) {
+    const bool read = std::find(engine.option_groups.begin(), engine.option_groups.end(), group) !=
+                      engine.option_groups.end();
+    // Without kernel 2 only the id width is read (by kernel 3).
+    const bool used = run.kernels.bfs ? read : std::string(group->name) == "ids";
+    for (const CLI::Option* o : options) {
+      if (!given(o) || used) continue;
+      if (!run.kernels.bfs) refuse(o, "without the BFS kernel (--kernels sssp runs none)");
+      std::string engines;
+      for (const EngineSpec& e : engine_table())
+        if (std::find(e.option_groups.begin(), e.option_groups.end(), group) != e.option_groups.end())
+          engines += (engines.empty() ? "" : ", ") + e.name;
+      refuse(o, "to --bfs " + run.bfs.engine + " (it is read by " + engines + ")");
+    }
+  }
+  if (!run.kernels.bfs) {
+    for (const CLI::Option* o : {f.bfs, f.validation_batch})
+      if (given(o)) refuse(o, "without the BFS kernel (--kernels sssp runs none)");
+  }
+}
+
+// Paths given empty, given twice, or the same file twice; kernels and roots named twice.
+void check_names(const RunOptions& run, const RunFlags& f) {
+  for (const CLI::Option* o : {f.input, f.input_weights, f.roots_file, f.json, f.output}) {
+    if (given(o) && o->as<std::string>().empty()) throw UserError(o->get_name() + " needs a file name, got ''");
+  }
+  if (!run.json_path.empty() && !run.output_path.empty()) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const bool same = fs::absolute(run.json_path).lexically_normal() == fs::absolute(run.output_path).lexically_normal() ||
+                      fs::equivalent(run.json_path, run.output_path, ec);
+    if (same) throw UserError("--json and --output name the same file '" + run.json_path + "'");
+  }
+  std::set<std::string> kernels;
+  for (const std::string& k : f.kernels)
+    if (!kernels.insert(k).second) throw UserError("--kernels names " + k + " twice");
+  std::set<vertex_t> roots;
+  for (const vertex_t r : run.root_ids)
+    if (!roots.insert(r).second) throw UserError("--root " + std::to_string(r) + " is given twice");
+}
+
+// --delta as the user typed it: a decimal number a float holds, positive.
+float parse_delta(const std::string& text) {
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  const bool number = ec == std::errc() && end == text.data() + text.size() && !text.empty();
+  if (!number || !(value >= FLT_MIN) || !(value <= FLT_MAX)) {
+    throw UserError("--delta must be a positive number a float holds (1.2e-38 .. 3.4e38), got '" + text + "'");
+  }
+  return static_cast<float>(value);
+}
+
 }  // namespace
 
 Command parse_command_line(int argc, const char* const* argv) {
@@ -57,60 +193,15 @@ Command parse_command_line(int argc, const char* const* argv) {
   app.set_help_flag("-h,--help", "print this help and exit");
   bool version = false;
   app.add_flag("--version", version, "print the version and build options (engines, CUDA, MPI) and exit");
-  const auto [scale_option, edgefactor_option] = add_graph_options(app, run.scale, run.edgefactor, run.seed);
-  app.add_option("--input", run.input_path,
-                 "read the graph from this file instead of generating it (docs/formats.md: binary, text edge "
-                 "list, Matrix Market)")
-      ->excludes(scale_option)->excludes(edgefactor_option);
-  app.add_option("--input-weights", run.input_weights,
-                 "the weights of a binary --input (what g500 generate --weights writes), for SSSP");
-  app.add_option("--format", run.input_format, "format of --input: auto (from the extension), binary, edgelist, mtx")
-      ->capture_default_str()->check(CLI::IsMember({"auto", "binary", "edgelist", "mtx"}));
-  app.add_option("--root", run.root_ids,
-                 "search from this vertex (repeatable; the graph's own ids, so from 1 in Matrix Market files) "
-                 "instead of --roots chosen by the seed")
-      ->transform(decimal<vertex_t>())->allow_extra_args(false);
-  app.add_option("--roots-file", run.roots_file, "search from the vertices listed in this file, one id a line");
-  const std::map<std::string, Relabel> relabel_modes = {
-      {"auto", Relabel::automatic}, {"on", Relabel::on}, {"off", Relabel::off}};
-  app.add_option("--relabel", run.relabel,
-                 "renumber --input's ids 0..N-1 in id order: on, off, or auto (when the largest id exceeds four "
-                 "times the tuple count); results keep the file's ids")
-      ->transform(CLI::CheckedTransformer(relabel_modes))->default_str("auto");
-  app.add_option("-n,--roots", run.roots, "number of BFS roots (>= 1)")->capture_default_str()->transform(decimal<int>());
-  std::string engines_help = "BFS engine:";
-  for (const EngineSpec& e : engine_table()) engines_help += "\n  " + e.name + ": " + e.help;
-  app.add_option("--bfs", run.bfs.engine, engines_help)->capture_default_str();
-  // Every engine's option groups, each once.
-  std::set<const OptionGroup*> groups;
-  for (const EngineSpec& e : engine_table())
-    for (const OptionGroup* g : e.option_groups)
-      if (groups.insert(g).second) g->add(app, run.bfs);
-  std::vector<std::string> kernels = {"bfs"};
-  app.add_option("--kernels", kernels, "kernels to run over the roots, comma-separated: bfs (kernel 2), sssp (kernel 3)")
-      ->delimiter(',')->check(CLI::IsMember({"bfs", "sssp"}))->default_str("bfs");
-  app.add_option("--delta", run.kernels.delta, "SSSP: delta-stepping bucket width (the reference's 0.1)")
-      ->capture_default_str();
-  app.add_option("--validation-batch", run.kernels.bfs_validation_batch,
-                 "BFS searches validated together, with one pass over the tuples: faster by up to that factor, "
-                 "for a byte per vertex per search on every rank")
-      ->capture_default_str()->check(CLI::Range(1, 16))->transform(decimal<int>());
-  app.add_flag("--skip-validation", run.skip_validation, "do not validate (the output is then marked not valid)");
-  app.add_option("--json", run.json_path, "write every figure of the run to this JSON file");
-  app.add_option("--output", run.output_path,
-                 "write every search's tree: each reached vertex with its parent and depth (distance for SSSP)");
-  const std::map<std::string, bool> output_formats = {{"text", false}, {"binary", true}};
-  app.add_option("--output-format", run.output_binary, "--output as text lines or 40-byte binary records (docs/formats.md)")
-      ->transform(CLI::CheckedTransformer(output_formats))->default_str("text");
-  app.add_flag("--comm-matrix", run.comm_matrix, "also write kernel 2's source x destination bytes to the JSON");
-  app.add_flag("-q,--quiet", run.quiet, "no progress on stderr");
-  // Not in --help: lets the tests watch a validation failure end to end.
-  app.add_flag("--inject-fault", run.inject_fault, "testing aid: drop the root from its own tree before validating")->group("");
+  RunFlags flags;
+  add_run_options(app, run, flags);
 
   CLI::App* generate = app.add_subcommand("generate", "write the Kronecker edge list to a file");
   add_graph_options(*generate, gen.scale, gen.edgefactor, gen.seed);
-  generate->add_option("-o,--output", gen.output, "edge file: little-endian int64 pairs (docs/formats.md)")->required();
-  generate->add_option("--weights", gen.weights_output, "also write edge weights: little-endian float32 per edge");
+  CLI::Option* gen_output =
+      generate->add_option("-o,--output", gen.output, "edge file: little-endian int64 pairs (docs/formats.md)")->required();
+  CLI::Option* gen_weights =
+      generate->add_option("--weights", gen.weights_output, "also write edge weights: little-endian float32 per edge");
   generate->add_flag("-q,--quiet", gen.quiet, "no progress on stderr");
 
   try {
@@ -130,15 +221,17 @@ Command parse_command_line(int argc, const char* const* argv) {
   if (generate->parsed()) {
     cmd.kind = Command::Kind::generate;
     check_graph_options(gen.scale, gen.edgefactor);
+    for (const CLI::Option* o : {gen_output, gen_weights})
+      if (given(o) && o->as<std::string>().empty()) throw UserError(o->get_name() + " needs a file name, got ''");
     return cmd;
   }
   check_graph_options(run.scale, run.edgefactor);
-  run.kernels.bfs = std::find(kernels.begin(), kernels.end(), "bfs") != kernels.end();
-  run.kernels.sssp = std::find(kernels.begin(), kernels.end(), "sssp") != kernels.end();
-  if (!(run.kernels.delta > 0) || !std::isfinite(run.kernels.delta)) {
-    throw UserError("--delta must be a positive number, got " + std::to_string(run.kernels.delta));
-  }
+  run.kernels.bfs = std::find(flags.kernels.begin(), flags.kernels.end(), "bfs") != flags.kernels.end();
+  run.kernels.sssp = std::find(flags.kernels.begin(), flags.kernels.end(), "sssp") != flags.kernels.end();
+  if (given(flags.delta)) run.kernels.delta = parse_delta(flags.delta_text);
   if (run.roots < 1) throw UserError("--roots must be at least 1, got " + std::to_string(run.roots));
+  check_names(run, flags);
+  check_applies(run, flags);
   for (const OptionGroup* g : find_engine(run.bfs.engine).option_groups) g->check(run.bfs);
   return cmd;
 }

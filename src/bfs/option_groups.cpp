@@ -3,13 +3,18 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "core/cli_choice.hpp"
 #include "core/cli_decimal.hpp"
 #include "core/error.hpp"
 #include "core/types.hpp"
 
-#include <map>
 
 namespace g500 {
+namespace {
+
+CLI::Validator on_off() { return choice<bool>({{"on", true}, {"off", false}}); }
+
+}  // namespace
 
 const OptionGroup kDirectionGroup = {
     "direction",
@@ -39,10 +44,9 @@ const OptionGroup kBottomUpGroup = {
       app.add_flag("--summary-check", o.bottom_up.summary_check,
                    "hybrid-1d: row scans test the summary before each frontier bit")
           ->group("Bottom-up steps");
-      const std::map<std::string, bool> on_off = {{"on", true}, {"off", false}};
       app.add_option("--degree-order", o.bottom_up.degree_order,
                      "hybrid-1d: renumber each rank's vertices by decreasing degree within windows of 32768 (on|off)")
-          ->transform(CLI::CheckedTransformer(on_off))->default_str("on")->group("Bottom-up steps");
+          ->transform(on_off())->default_str("on")->group("Bottom-up steps");
     },
     [](const BfsOptions& o) {
       const int g = o.bottom_up.summary_granularity;
@@ -68,10 +72,9 @@ bool use_32_bit_ids(IdWidth ids, std::int64_t num_vertices) {
 const OptionGroup kIdsGroup = {
     "ids",
     [](CLI::App& app, BfsOptions& o) {
-      const std::map<std::string, IdWidth> widths = {
-          {"auto", IdWidth::automatic}, {"32", IdWidth::bits32}, {"64", IdWidth::bits64}};
       app.add_option("--ids", o.ids, "stored vertex id width: auto (32-bit when N <= 2^32), 32 or 64")
-          ->transform(CLI::CheckedTransformer(widths))->default_str("auto")->group("Graph storage");
+          ->transform(choice<IdWidth>({{"auto", IdWidth::automatic}, {"32", IdWidth::bits32}, {"64", IdWidth::bits64}}))
+          ->default_str("auto")->group("Graph storage");
     },
     [](const BfsOptions&) {},
     [](const BfsOptions& o, nlohmann::json& out) {
@@ -99,11 +102,11 @@ const OptionGroup kCoalescingGroup = {
 const OptionGroup kDeviceGroup = {
     "device",
     [](CLI::App& app, BfsOptions& o) {
-      const std::map<std::string, Staging> modes = {{"auto", Staging::automatic}, {"on", Staging::on}, {"off", Staging::off}};
       app.add_option("--staging", o.device.staging,
                      "GPU engines: copy exchanges through host memory (on), hand device buffers to MPI (off: needs "
                      "CUDA-aware MPI), or off when MPI is CUDA-aware (auto)")
-          ->transform(CLI::CheckedTransformer(modes))->default_str("auto")->group("GPU engines");
+          ->transform(choice<Staging>({{"auto", Staging::automatic}, {"on", Staging::on}, {"off", Staging::off}}))
+          ->default_str("auto")->group("GPU engines");
     },
     [](const BfsOptions&) {},
     [](const BfsOptions& o, nlohmann::json& out) {
@@ -116,14 +119,13 @@ const OptionGroup kGridGroup = {
     [](CLI::App& app, BfsOptions& o) {
       app.add_option("--grid", o.grid.grid, "2D process grid RxC (R*C = ranks), or auto: the most square")
           ->capture_default_str()->group("2D engines");
-      const std::map<std::string, FoldFormat> formats = {{"vlq", FoldFormat::vlq}, {"none", FoldFormat::none}};
       app.add_option("--compress", o.grid.compress,
                      "fold wire format: vlq (delta + variable-length quantities) or none (fixed-width ids)")
-          ->transform(CLI::CheckedTransformer(formats))->default_str("vlq")->group("2D engines");
-      const std::map<std::string, bool> on_off = {{"on", true}, {"off", false}};
+          ->transform(choice<FoldFormat>({{"vlq", FoldFormat::vlq}, {"none", FoldFormat::none}}))
+          ->default_str("vlq")->group("2D engines");
       app.add_option("--sort-vertices", o.grid.sort_vertices,
                      "renumber each block's vertices by decreasing degree for the visited bitmap (on|off)")
-          ->transform(CLI::CheckedTransformer(on_off))->default_str("on")->group("2D engines");
+          ->transform(on_off())->default_str("on")->group("2D engines");
     },
     // The grid is checked against the rank count when the engine is made (bfs/engines/grid_2d/grid_2d.cpp).
     [](const BfsOptions&) {},

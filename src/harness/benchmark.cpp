@@ -400,8 +400,7 @@ void run_generate(const GenerateOptions& options, const mpi::Comm& comm) {
   progress.say("generating SCALE %d, edgefactor %d", options.scale, options.edgefactor);
   const EdgeSlice slice = generate_slice(generator, comm, with_weights);
   progress.say("writing %s", options.output.c_str());
-  write_edge_file(options.output, slice, comm);
-  if (with_weights) write_weight_file(options.weights_output, slice, comm);
+  write_edge_files(options.output, options.weights_output, slice, comm);
 }
 
 }  // namespace g500

@@ -8,8 +8,10 @@
 
 namespace g500 {
 
-// Collective: every rank writes its slice at its place in the file.
-void write_edge_file(const std::string& path, const EdgeSlice& slice, const mpi::Comm& comm);
-void write_weight_file(const std::string& path, const EdgeSlice& slice, const mpi::Comm& comm);
+// Collective: every rank writes its slice at its place in the edge file and, unless
+// `weights_path` is empty, its weights in the weight file. The files appear under their names only
+// once both are complete: a failure leaves neither (and whatever the paths held before).
+void write_edge_files(const std::string& path, const std::string& weights_path, const EdgeSlice& slice,
+                      const mpi::Comm& comm);
 
 }  // namespace g500

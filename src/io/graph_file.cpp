@@ -82,39 +82,61 @@ class LineReader {
   bool eof_ = false;
 };
 
-// Matrix Market's banner and size line, read by rank 0: where the entries start, and whether the
-// entries carry values.
-struct MatrixMarketHeader {
+// Where a text file's lines start: after the header of a Matrix Market file (its banner and size
+// line, read by rank 0), or after a UTF-8 byte order mark. For Matrix Market, whether entries carry
+// values and the size line.
+struct TextHeader {
   std::int64_t data_start = 0;
   std::int64_t lines_before = 0;
+  bool matrix_market = false;
   bool valued = false;
-  vertex_t size = 0;
+  MatrixMarketSize size;
+  std::int64_t size_line = 0;
   std::string error;
 };
 
-MatrixMarketHeader read_header(const mpi::File& file, std::int64_t size) {
-  MatrixMarketHeader h;
+TextHeader read_matrix_market_header(const mpi::File& file, std::int64_t size) {
+  TextHeader h;
+  h.matrix_market = true;
   LineReader reader(file, 0, size);
   std::string_view line;
   std::int64_t start = 0;
-  if (!reader.next(line, start)) return {0, 0, false, 0, "the file is empty"};
+  const auto failed = [](std::string why) {
+    TextHeader bad;
+    bad.error = std::move(why);
+    return bad;
+  };
+  if (!reader.next(line, start)) return failed("the file is empty");
   const MatrixMarketBanner banner = parse_banner(line);
-  if (!banner.error.empty()) return {0, 0, false, 0, "line 1: " + banner.error};
+  if (!banner.error.empty()) return failed("line 1: " + banner.error);
   h.valued = banner.valued;
   h.lines_before = 1;
   while (reader.next(line, start)) {
     ++h.lines_before;
     const std::size_t at = line.find_first_not_of(" \t\r");
     if (at == std::string_view::npos || line[at] == '%') continue;
-    const std::optional<vertex_t> size_line = parse_size_line(line);
+    const std::optional<MatrixMarketSize> size_line = parse_size_line(line);
     if (!size_line) {
-      return {0, 0, false, 0, "line " + std::to_string(h.lines_before) + ": expected the size line 'rows cols entries'"};
+      return failed("line " + std::to_string(h.lines_before) + ": expected the size line 'rows cols entries'");
     }
     h.size = *size_line;
+    h.size_line = h.lines_before;
     h.data_start = std::min(size, start + static_cast<std::int64_t>(line.size()) + 1);  // the next line
     return h;
   }
-  return {0, 0, false, 0, "no size line"};
+  return failed("no size line");
+}
+
+// An edge list's header: nothing, or a byte order mark to skip.
+TextHeader read_edge_list_header(const mpi::File& file) {
+  TextHeader h;
+  char first[3] = {};
+  std::string error;
+  if (file.size() >= 3 && file.read_at(0, std::as_writable_bytes(std::span(first)), error) == 3 &&
+      std::string_view(first, 3) == kUtf8Bom) {
+    h.data_start = 3;
+  }
+  return h;
 }
 
 // Collective: the lowest of every rank's `index` (-1 on a rank: none there), or -1 when none has one.
@@ -197,24 +219,33 @@ Scan scan_binary_file(const mpi::Comm& comm, const mpi::File& file, const std::s
   return scan;
 }
 
-// Collective: a Matrix Market file's header, read by rank 0 and known to all (UserError on every
-// rank when it is malformed); for an edge list, an empty header (data from byte 0).
-MatrixMarketHeader shared_header(const mpi::Comm& comm, const mpi::File& file, const std::string& path,
-                                 GraphFormat format) {
-  MatrixMarketHeader header;
-  if (format != GraphFormat::matrix_market) return header;
-  if (comm.is_root()) header = read_header(file, file.size());
-  std::int64_t fields[4] = {header.data_start, header.lines_before, header.valued, header.size};
-  comm.broadcast(std::span<std::int64_t>(fields, 4), 0);
-  header.error = comm.broadcast_string(header.error, 0);
-  if (!header.error.empty()) throw UserError("'" + path + "': " + header.error);
-  return {fields[0], fields[1], fields[2] != 0, fields[3], ""};
+// Collective: a text file's header, read by rank 0 and known to all (UserError on every rank when
+// it is malformed).
+TextHeader shared_header(const mpi::Comm& comm, const mpi::File& file, const std::string& path, GraphFormat format) {
+  TextHeader h;
+  if (comm.is_root()) {
+    h = format == GraphFormat::matrix_market ? read_matrix_market_header(file, file.size()) : read_edge_list_header(file);
+  }
+  std::int64_t fields[8] = {h.data_start, h.lines_before, h.matrix_market, h.valued, h.size.rows, h.size.cols,
+                            h.size.entries, h.size_line};
+  comm.broadcast(std::span<std::int64_t>(fields, 8), 0);
+  h.error = comm.broadcast_string(h.error, 0);
+  if (!h.error.empty()) throw UserError("'" + path + "': " + h.error);
+  h.data_start = fields[0];
+  h.lines_before = fields[1];
+  h.matrix_market = fields[2] != 0;
+  h.valued = fields[3] != 0;
+  h.size = {fields[4], fields[5], fields[6]};
+  h.size_line = fields[7];
+  return h;
 }
 
 // This rank's lines of a text file: those that start in [lo, hi), each parsed once; stops at the
 // first bad one.
-TextScan scan_lines(const mpi::File& file, std::int64_t lo, std::int64_t hi, std::int64_t data, vertex_t id_base,
+TextScan scan_lines(const mpi::File& file, std::int64_t lo, std::int64_t hi, const TextHeader& header,
                     std::int64_t& range_begin) {
+  const std::int64_t data = header.data_start;
+  const vertex_t id_base = header.matrix_market ? 1 : 0;
   const std::int64_t size = file.size();
   TextScan t;
   // This rank's first line: the one starting at lo, or the first after a '\n' at or beyond lo - 1.
@@ -234,13 +265,14 @@ TextScan scan_lines(const mpi::File& file, std::int64_t lo, std::int64_t hi, std
     ++t.lines_in_range;
     const ParsedLine parsed = parse_edge_line(line, id_base);
     if (parsed.kind == ParsedLine::skip) continue;
-    if (parsed.kind == ParsedLine::bad || (t.columns && parsed.columns != t.columns)) {
-      if (t.bad_at < 0) {
-        t.bad_at = start;
-        t.why = parsed.kind == ParsedLine::bad ? parsed.why : "some lines have weights and some do not";
-        // Lines before this one in the range, for the line number.
-        t.lines_in_range -= 1;
-      }
+    std::string why = parsed.kind == ParsedLine::bad ? parsed.why
+                      : header.matrix_market         ? check_entry(parsed, header.size, header.valued)
+                      : t.columns && parsed.columns != t.columns ? "some lines have weights and some do not"
+                                                                 : "";
+    if (!why.empty()) {
+      t.bad_at = start;
+      t.why = std::move(why);
+      t.lines_in_range -= 1;  // lines before this one in the range, for the line number
       break;
     }
     t.columns = parsed.columns;
@@ -251,15 +283,38 @@ TextScan scan_lines(const mpi::File& file, std::int64_t lo, std::int64_t hi, std
   return t;
 }
 
+// Collective: a Matrix Market file holds as many entries as its size line declares; UserError on
+// every rank naming the first entry too many, or the size line when there are too few. Entry
+// `declared` (from 0) is this rank's when it lies in [first, first + count): its line is found by
+// reading the rank's lines again, from `range_begin`, where lines_before lines precede them.
+void check_entry_count(const mpi::Comm& comm, const mpi::File& file, const std::string& path, const TextHeader& header,
+                       std::int64_t global, std::int64_t first, std::int64_t count, std::int64_t lines_before,
+                       std::int64_t range_begin) {
+  const std::int64_t declared = header.size.entries;
+  if (global < declared) throw UserError("'" + path + "': " + fewer_entries(header.size, header.size_line, global));
+  if (global == declared) return;
+  std::int64_t line_no = -1;
+  if (declared >= first && declared < first + count) {
+    LineReader reader(file, range_begin, file.size());
+    std::string_view line;
+    std::int64_t start = 0, entry = first;
+    for (line_no = lines_before + 1; reader.next(line, start); ++line_no) {
+      if (parse_edge_line(line, 1).kind != ParsedLine::tuple) continue;
+      if (entry++ == declared) break;
+    }
+  }
+  line_no = comm.allreduce(line_no, mpi::Op::max);
+  throw UserError("'" + path + "' line " + std::to_string(line_no) + ": " + more_entries(header.size, header.size_line));
+}
+
 // The opening pass over a text edge list or Matrix Market file: each rank scans the lines that
 // start in its byte range, then all agree on the first bad line, the columns and the shares.
 Scan scan_text_file(const mpi::Comm& comm, const mpi::File& file, const std::string& path, GraphFormat format) {
   const int p = comm.size(), r = comm.rank();
-  const MatrixMarketHeader header = shared_header(comm, file, path, format);
-  const vertex_t id_base = format == GraphFormat::matrix_market ? 1 : 0;
+  const TextHeader header = shared_header(comm, file, path, format);
   const std::int64_t data = header.data_start, bytes = file.size() - data;
   Scan scan;
-  const TextScan t = scan_lines(file, data + bytes * r / p, data + bytes * (r + 1) / p, data, id_base, scan.range_begin);
+  const TextScan t = scan_lines(file, data + bytes * r / p, data + bytes * (r + 1) / p, header, scan.range_begin);
   // The first bad line anywhere: its rank reports the line number from the lines before it.
   const std::vector<std::int64_t> lines = comm.allgather(t.lines_in_range);
   std::int64_t lines_before = header.lines_before;
@@ -279,11 +334,12 @@ Scan scan_text_file(const mpi::Comm& comm, const mpi::File& file, const std::str
     if (k < r) first += tuples[k];
     global += tuples[k];
   }
+  if (header.matrix_market) check_entry_count(comm, file, path, header, global, first, t.tuples, lines_before, scan.range_begin);
   scan.share = {global, first, t.tuples};
   scan.weighted = most == 3;
   scan.checkpoints = t.checkpoints;
   scan.data_start = data;
-  scan.vertices = std::max<vertex_t>(comm.allreduce(t.max_id, mpi::Op::max) + 1, header.size);
+  scan.vertices = std::max<vertex_t>(comm.allreduce(t.max_id, mpi::Op::max) + 1, header.size.vertices());
   return scan;
 }
 

@@ -21,6 +21,32 @@ inline constexpr vertex_t kMaxFileId = vertex_t{1} << 42;
 
 inline bool id_in_range(vertex_t id) { return id >= 0 && id < kMaxFileId; }
 
+// A file's text as a message shows it: printable ASCII as it is, any other byte as \xNN (a NUL
+// must not end the message), at most 40 characters with "..." after.
+inline std::string shown_text(std::string_view text) {
+  constexpr std::size_t kWidth = 40;
+  std::string out;
+  for (const char c : text) {
+    if (out.size() >= kWidth) return out + "...";
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7f) {
+      out += c;
+    } else {
+      constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    }
+  }
+  return out;
+}
+
+// What every editor may put before a text file's first byte: UTF-8's byte order mark.
+inline constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+inline std::string_view without_bom(std::string_view text) {
+  return text.substr(0, kUtf8Bom.size()) == kUtf8Bom ? text.substr(kUtf8Bom.size()) : text;
+}
+
 // One text line's tuple: a tuple, or skipped (blank or comment), or a complaint.
 struct ParsedLine {
   enum Kind { tuple, skip, bad } kind = skip;
@@ -34,6 +60,7 @@ struct ParsedLine {
 // Market); '#' or '%' first: a comment.
 inline ParsedLine parse_edge_line(std::string_view line, vertex_t id_base) {
   const auto bad = [](std::string why) { return ParsedLine{ParsedLine::bad, 0, 0, 0, 0, std::move(why)}; };
+  const auto quoted = [](std::string_view t) { return "'" + shown_text(t) + "'"; };
   constexpr std::string_view kSeparators = " \t\r,";
   std::size_t at = line.find_first_not_of(kSeparators);
   if (at == std::string_view::npos || line[at] == '#' || line[at] == '%') return {};
@@ -50,9 +77,9 @@ inline ParsedLine parse_edge_line(std::string_view line, vertex_t id_base) {
   for (int k = 0; k < 2; ++k) {
     const std::string_view t = tokens[k];
     const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), ids[k]);
-    if (ec != std::errc() || ptr != t.data() + t.size()) return bad("'" + std::string(t) + "' is not a vertex id");
+    if (ec != std::errc() || ptr != t.data() + t.size()) return bad(quoted(t) + " is not a vertex id");
     if (ids[k] < id_base || !id_in_range(ids[k] - id_base)) {
-      return bad("vertex id " + std::string(t) + " is out of range (" + std::to_string(id_base) + " .. 2^42" +
+      return bad("vertex id " + shown_text(t) + " is out of range (" + std::to_string(id_base) + " .. 2^42" +
                  (id_base ? "" : " - 1") + ")");
     }
   }
@@ -62,7 +89,7 @@ inline ParsedLine parse_edge_line(std::string_view line, vertex_t id_base) {
     const std::string_view t = tokens[2];
     const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), w);
     if (ec != std::errc() || ptr != t.data() + t.size() || !std::isfinite(w) || w < 0 || w > 3.0e38) {
-      return bad("'" + std::string(t) + "' is not a non-negative weight");
+      return bad(quoted(t) + " is not a non-negative weight");
     }
     out.weight = static_cast<float>(w) + 0.0f;  // -0 becomes +0: weights' bits must order like weights
   }
@@ -76,7 +103,7 @@ struct MatrixMarketBanner {
 };
 
 inline MatrixMarketBanner parse_banner(std::string_view line) {
-  std::string banner(line);
+  std::string banner(without_bom(line));
   for (char& c : banner) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (banner.rfind("%%matrixmarket", 0) != 0) return {false, "no %%MatrixMarket banner"};
   if (banner.find("coordinate") == std::string::npos) return {false, "only coordinate matrices are graphs"};
@@ -84,8 +111,15 @@ inline MatrixMarketBanner parse_banner(std::string_view line) {
   return {banner.find("pattern") == std::string::npos, ""};
 }
 
-// Matrix Market's size line "rows cols entries": the larger of rows and cols, or nothing.
-inline std::optional<vertex_t> parse_size_line(std::string_view line) {
+// Matrix Market's size line "rows cols entries".
+struct MatrixMarketSize {
+  vertex_t rows = 0, cols = 0;
+  std::int64_t entries = 0;
+  vertex_t vertices() const { return std::max(rows, cols); }
+};
+
+// The size line, or nothing when it is not three whole numbers with rows and cols in range.
+inline std::optional<MatrixMarketSize> parse_size_line(std::string_view line) {
   vertex_t numbers[3];
   std::size_t at = 0;
   for (vertex_t& x : numbers) {
@@ -97,9 +131,69 @@ inline std::optional<vertex_t> parse_size_line(std::string_view line) {
     if (at < line.size() && line.find_first_of(" \t\r", at) != at) return std::nullopt;
   }
   if (line.find_first_not_of(" \t\r", at) != std::string_view::npos) return std::nullopt;
-  const vertex_t size = std::max(numbers[0], numbers[1]);
-  if (size > kMaxFileId) return std::nullopt;
-  return size;
+  if (std::max(numbers[0], numbers[1]) > kMaxFileId) return std::nullopt;
+  return MatrixMarketSize{numbers[0], numbers[1], numbers[2]};
+}
+
+// A Matrix Market entry (parsed from 1, so u and v from 0) against the header: values exactly
+// when the banner is not "pattern", and inside the rows x cols the size line declares. Empty
+// when it is fine.
+inline std::string check_entry(const ParsedLine& entry, const MatrixMarketSize& size, bool valued) {
+  if (!valued && entry.columns == 3) return "a pattern matrix's entries carry no value, and this one has one";
+  if (valued && entry.columns == 2) return "the banner gives entries a value, and this one has none";
+  if (entry.u >= size.rows || entry.v >= size.cols) {
+    return "entry (" + std::to_string(entry.u + 1) + ", " + std::to_string(entry.v + 1) + ") lies outside the " +
+           std::to_string(size.rows) + " x " + std::to_string(size.cols) + " matrix the size line declares";
+  }
+  return "";
+}
+
+// The entry-count verdicts, worded once for the parallel reader and the whole-text check.
+inline std::string more_entries(const MatrixMarketSize& size, std::int64_t size_line) {
+  return "more entries than the " + std::to_string(size.entries) + " the size line (line " +
+         std::to_string(size_line) + ") declares";
+}
+inline std::string fewer_entries(const MatrixMarketSize& size, std::int64_t size_line, std::int64_t found) {
+  return "the size line (line " + std::to_string(size_line) + ") declares " + std::to_string(size.entries) +
+         " entries, and the file holds " + std::to_string(found);
+}
+
+// A whole Matrix Market text checked as the parallel reader checks it, line by line: "" when it is
+// a graph, else "line N: why" (or why, for the file as a whole). For the fuzzer and the tests.
+inline std::string check_matrix_market_text(std::string_view text) {
+  std::int64_t line_no = 0, entries = 0, size_line = 0;
+  std::optional<MatrixMarketSize> size;
+  bool valued = false;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    const std::string_view line = text.substr(at, end - at);
+    at = end + 1;
+    const std::string where = "line " + std::to_string(++line_no) + ": ";
+    if (line_no == 1) {
+      const MatrixMarketBanner banner = parse_banner(line);
+      if (!banner.error.empty()) return where + banner.error;
+      valued = banner.valued;
+      continue;
+    }
+    if (!size) {
+      const std::size_t first = line.find_first_not_of(" \t\r");
+      if (first == std::string_view::npos || line[first] == '%') continue;
+      size = parse_size_line(line);
+      if (!size) return where + "expected the size line 'rows cols entries'";
+      size_line = line_no;
+      continue;
+    }
+    const ParsedLine entry = parse_edge_line(line, 1);
+    if (entry.kind == ParsedLine::skip) continue;
+    if (entry.kind == ParsedLine::bad) return where + entry.why;
+    if (const std::string why = check_entry(entry, *size, valued); !why.empty()) return where + why;
+    if (++entries > size->entries) return where + more_entries(*size, size_line);
+  }
+  if (line_no == 0) return "the file is empty";
+  if (!size) return "no size line";
+  if (entries < size->entries) return fewer_entries(*size, size_line, entries);
+  return "";
 }
 
 // A block of binary tuples (little-endian int64 pairs): the largest id and the first tuple with

@@ -1,10 +1,12 @@
 #include "io/output_file.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -21,11 +23,130 @@ bool exists_not_regular(const std::string& path) {
 
 std::string reason() { return std::strerror(errno); }
 
+// Staging files being written, removed by a catchable signal (SIGINT, SIGTERM, SIGHUP: what mpirun
+// forwards when it is interrupted) before the process dies. Fixed slots, so that the handler only
+// unlinks and re-raises.
+constexpr int kSlots = 8;
+constexpr std::size_t kPathBytes = 4096;
+char g_staging[kSlots][kPathBytes];
+volatile std::sig_atomic_t g_in_use[kSlots];
+constexpr int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+extern "C" void remove_staging_and_die(int sig) {
+  for (int i = 0; i < kSlots; ++i)
+    if (g_in_use[i]) unlink(g_staging[i]);
+  std::signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+// Installs the handler once, where no one else has one.
+void install_cleanup() {
+  static bool installed = false;
+  if (installed) return;
+  installed = true;
+  for (const int sig : kCleanupSignals) {
+    struct sigaction now;
+    if (sigaction(sig, nullptr, &now) != 0 || now.sa_handler != SIG_DFL) continue;
+    struct sigaction mine = {};
+    mine.sa_handler = remove_staging_and_die;
+    sigemptyset(&mine.sa_mask);
+    sigaction(sig, &mine, nullptr);
+  }
+}
+
+// The slot updates run with the cleanup signals blocked, so the handler never sees half a path.
+class SignalsBlocked {
+ public:
+  SignalsBlocked() {
+    sigset_t set;
+    sigemptyset(&set);
+    for (const int sig : kCleanupSignals) sigaddset(&set, sig);
+    sigprocmask(SIG_BLOCK, &set, &old_);
+  }
+  ~SignalsBlocked() { sigprocmask(SIG_SETMASK, &old_, nullptr); }
+
+ private:
+  sigset_t old_;
+};
+
+void remove_on_signal_impl(const std::string& path) {
+  if (path.size() >= kPathBytes) return;
+  install_cleanup();
+  const SignalsBlocked blocked;
+  for (int i = 0; i < kSlots; ++i) {
+    if (g_in_use[i]) continue;
+    std::memcpy(g_staging[i], path.c_str(), path.size() + 1);
+    g_in_use[i] = 1;
+    return;
+  }
+}
+
+void forget_on_signal_impl(const std::string& path) {
+  const SignalsBlocked blocked;
+  for (int i = 0; i < kSlots; ++i)
+    if (g_in_use[i] && path == g_staging[i]) g_in_use[i] = 0;
+}
+
+std::string host_name() {
+  char name[256] = {};
+  if (gethostname(name, sizeof name - 1) != 0) return "host";
+  std::string host(name);
+  for (char& c : host)
+    if (c == '/' || c == '-') c = '_';
+  return host;
+}
+
+// Whether process `pid` of this host still runs: a zombie (killed, its parent not yet told) does not.
+bool running(long pid) {
+  if (kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) return false;
+  char stat_path[64];
+  std::snprintf(stat_path, sizeof stat_path, "/proc/%ld/stat", pid);
+  FILE* f = std::fopen(stat_path, "r");
+  if (!f) return true;
+  char line[512] = {};
+  const bool read = std::fgets(line, sizeof line, f) != nullptr;
+  std::fclose(f);
+  const char* after_name = read ? std::strrchr(line, ')') : nullptr;  // "pid (name) state ..."
+  return !(after_name && after_name[1] == ' ' && after_name[2] == 'Z');
+}
+
+// Staging files of `path` left by runs on this host whose process is gone (killed with SIGKILL,
+// which nobody can catch): removed, each with a line on stderr. Others' files (a live run, another
+// host of a shared file system) are left alone.
+void remove_stale_staging(const std::string& path, const std::string& host) {
+  const std::filesystem::path target(path);
+  const std::string folder = target.has_parent_path() ? target.parent_path().string() : ".";
+  const std::string prefix = target.filename().string() + ".g500-partial-" + host + "-";
+  DIR* dir = opendir(folder.c_str());
+  if (!dir) return;
+  while (const dirent* entry = readdir(dir)) {
+    const std::string name = entry->d_name;
+    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string digits = name.substr(prefix.size());
+    if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const long pid = std::stol(digits);
+    if (running(pid)) continue;
+    const std::string stale = (target.has_parent_path() ? folder + "/" : std::string()) + name;
+    if (unlink(stale.c_str()) == 0) {
+      std::fprintf(stderr, "g500: removed '%s', left by a run that was killed (process %ld is gone)\n", stale.c_str(),
+                   pid);
+    }
+  }
+  closedir(dir);
+}
+
 }  // namespace
+
+void remove_on_signal(const std::string& path) { remove_on_signal_impl(path); }
+void forget_on_signal(const std::string& path) { forget_on_signal_impl(path); }
 
 StagedPath stage(const std::string& path, long unique) {
   if (exists_not_regular(path)) return {path, path, true};
-  return {path, path + ".g500-partial-" + std::to_string(unique), false};
+  const std::string host = host_name();
+  remove_stale_staging(path, host);
+  StagedPath staged{path, path + ".g500-partial-" + host + "-" + std::to_string(unique), false};
+  remove_on_signal(staged.write_path);
+  return staged;
 }
 
 void check_writable(const std::string& path) {
@@ -36,7 +157,7 @@ void check_writable(const std::string& path) {
     return;
   }
   // A probe file beside the target: the folder must take new files, and the target stays as it is.
-  const std::string probe = stage(path, static_cast<long>(getpid())).write_path;
+  const std::string probe = path + ".g500-probe-" + std::to_string(getpid());
   const int fd = open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
   if (fd < 0) throw UserError("cannot write '" + path + "': " + reason());
   close(fd);
@@ -50,10 +171,13 @@ void commit(const StagedPath& staged) {
     discard(staged);
     throw UserError("cannot write '" + staged.final_path + "': " + why);
   }
+  forget_on_signal(staged.write_path);
 }
 
 void discard(const StagedPath& staged) noexcept {
-  if (!staged.in_place) unlink(staged.write_path.c_str());
+  if (staged.in_place) return;
+  unlink(staged.write_path.c_str());
+  forget_on_signal(staged.write_path);
 }
 
 void write_text_file(const std::string& path, const std::string& content) {

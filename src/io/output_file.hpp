@@ -13,7 +13,9 @@ namespace g500::io {
 void check_writable(const std::string& path);
 
 // Where to write for `path` (a temporary name, or `path` itself for a non-regular file), and the
-// step that puts it in place afterwards.
+// step that puts it in place afterwards. The temporary name is PATH.g500-partial-HOST-PID; stage()
+// first removes such files of this host whose process is gone (a run killed with SIGKILL), saying
+// so on stderr.
 struct StagedPath {
   std::string final_path;
   std::string write_path;
@@ -24,6 +26,13 @@ StagedPath stage(const std::string& path, long unique);
 void commit(const StagedPath& staged);
 // Removes a staged temporary file after a failure (never the target).
 void discard(const StagedPath& staged) noexcept;
+
+// Removes `path` should a catchable signal (SIGINT, SIGTERM, SIGHUP: what mpirun forwards when it
+// is interrupted) end the process before forget_on_signal(path). stage() and commit()/discard() do
+// it for the staging file; every other rank that may create the same file (an MPI-IO open does)
+// must do it too, or the last rank to open it could leave it behind.
+void remove_on_signal(const std::string& path);
+void forget_on_signal(const std::string& path);
 
 // One process writes a whole text file this way. Throws UserError for any failed or short write.
 void write_text_file(const std::string& path, const std::string& content);

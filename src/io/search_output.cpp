@@ -16,6 +16,7 @@ SearchOutput::SearchOutput(const mpi::Comm& comm, const std::string& path, bool 
 
 SearchOutput::~SearchOutput() {
   if (file_ && comm_.is_root()) io::discard(staged_);  // never closed: a failed run leaves nothing
+  else if (file_) io::forget_on_signal(staged_.write_path);
 }
 
 void SearchOutput::append(std::string& out, bool sssp, vertex_t root, vertex_t v, vertex_t parent,

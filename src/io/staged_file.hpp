@@ -17,6 +17,7 @@ inline StagedPath stage_everywhere(const mpi::Comm& comm, const std::string& pat
   staged.final_path = path;
   staged.write_path = comm.broadcast_string(staged.write_path, 0);
   staged.in_place = staged.write_path == path;
+  if (!comm.is_root() && !staged.in_place) remove_on_signal(staged.write_path);  // this rank's open may create it
   return staged;
 }
 
@@ -24,11 +25,13 @@ inline StagedPath stage_everywhere(const mpi::Comm& comm, const std::string& pat
 inline void discard_everywhere(const mpi::Comm& comm, const StagedPath& staged) {
   comm.barrier();
   if (comm.is_root()) discard(staged);
+  else forget_on_signal(staged.write_path);
 }
 
 // Collective, once the file is closed: rank 0 puts it in place; UserError on every rank if that failed.
 inline void commit_everywhere(const mpi::Comm& comm, const StagedPath& staged) {
   std::string failure;
+  if (!comm.is_root()) forget_on_signal(staged.write_path);
   if (comm.is_root()) {
     try {
       commit(staged);

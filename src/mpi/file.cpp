@@ -1,7 +1,14 @@
 #include "mpi/file.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <climits>
+#include <cstring>
 
 #include "core/error.hpp"
 
@@ -15,6 +22,23 @@ std::string error_text(int code) {
   return std::string(text, length);
 }
 
+// Why this process cannot read `path` ("no such file or directory", "permission denied", "it is a
+// directory"), or "" when it can: said in the system's words, where MPI would say MPI_ERR_ACCESS.
+std::string unreadable(const std::string& path) {
+  const auto said = [] {
+    std::string why = std::strerror(errno);
+    if (!why.empty()) why[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(why[0])));
+    return why;
+  };
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return said();
+  if (S_ISDIR(st.st_mode)) return "it is a directory";
+  const int fd = open(path.c_str(), O_RDONLY);
+  if (fd < 0) return said();
+  close(fd);
+  return "";
+}
+
 // MPI counts are ints: move big ranges in pieces; every rank makes the same number of calls.
 constexpr std::int64_t kPiece = std::int64_t{1} << 30;
 
@@ -22,6 +46,12 @@ constexpr std::int64_t kPiece = std::int64_t{1} << 30;
 
 File::File(const Comm& comm, const std::string& path, Mode mode, const std::string& shown_as)
     : comm_(comm), path_(shown_as.empty() ? path : shown_as) {
+  if (mode == Mode::read) {
+    // The first rank that cannot read the file says why, for every rank.
+    const std::string why = unreadable(path);
+    const int first = comm.allreduce(why.empty() ? comm.size() : comm.rank(), Op::min);
+    if (first < comm.size()) throw UserError("cannot read '" + path_ + "': " + comm.broadcast_string(why, first));
+  }
   const int amode = mode == Mode::read    ? MPI_MODE_RDONLY
                     : mode == Mode::write ? (MPI_MODE_WRONLY | MPI_MODE_CREATE)
                                           : (MPI_MODE_RDWR | MPI_MODE_CREATE | MPI_MODE_DELETE_ON_CLOSE);

@@ -189,7 +189,7 @@ class BadInput(unittest.TestCase):
             good = "".join(f"{i} {(i * 7 + 1) % 300}\n" for i in range(300))
             bad_late = good.replace("250 251\n", "250 x\n")
             cases = [
-                (os.path.join(tmp, "missing.txt"), "cannot open"),
+                (os.path.join(tmp, "missing.txt"), "missing.txt': no such file or directory"),
                 (write("late.txt", bad_late), "late.txt' line 251: 'x' is not a vertex id"),
                 (write("negative.el", "# c\n1 2\n-3 4\n"), "negative.el' line 3: vertex id -3 is out of range"),
                 (write("wide.txt", "1 2\n3 4 0.5 9\n"), "wide.txt' line 2: more than three columns"),

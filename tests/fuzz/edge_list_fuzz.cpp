@@ -9,7 +9,8 @@
 #include "io/graph_parse.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  // As the reader does: a byte order mark before the first line is skipped.
+  const std::string_view text = g500::without_bom(std::string_view(reinterpret_cast<const char*>(data), size));
   std::size_t at = 0;
   while (at <= text.size()) {
     const std::size_t end = std::min(text.find('\n', at), text.size());

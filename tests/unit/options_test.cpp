@@ -83,6 +83,74 @@ TEST(Options, BadInputIsOneLineNamingTheProblem) {
   }
 }
 
+// One rule: an option that cannot change the run is refused, naming the option and why.
+TEST(Options, OptionsThatDoNotApplyAreRefused) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--bfs", "top-down-2d", "--hubs", "3"}, "--hubs does not apply to --bfs top-down-2d"},
+      {{"--bfs", "top-down-2d", "--node-shared"}, "--node-shared does not apply to --bfs top-down-2d"},
+      {{"--bfs", "top-down-2d", "--relay", "auto"}, "--relay does not apply to --bfs top-down-2d"},
+      {{"--bfs", "top-down-2d", "--coalescing-size", "5"}, "--coalescing-size does not apply to --bfs top-down-2d"},
+      {{"--bfs", "top-down-1d", "--grid", "2x1"}, "--grid does not apply to --bfs top-down-1d"},
+      {{"--bfs", "top-down-1d", "--compress", "none"}, "--compress does not apply to --bfs top-down-1d"},
+      {{"--bfs", "hybrid-2d", "--summary-check"}, "--summary-check does not apply to --bfs hybrid-2d"},
+      {{"--bfs", "top-down-1d", "--hubs", "4"}, "--hubs does not apply to --bfs top-down-1d"},
+      {{"--input-weights", "g.w"}, "--input-weights does not apply without --input"},
+      {{"--format", "mtx"}, "--format does not apply without --input"},
+      {{"--relabel", "on"}, "--relabel does not apply without --input"},
+      {{"--comm-matrix"}, "--comm-matrix does not apply without --json"},
+      {{"--output-format", "binary"}, "--output-format does not apply without --output"},
+      {{"--delta", "0.5"}, "--delta does not apply without --kernels sssp"},
+      {{"--kernels", "sssp", "--alpha", "3"}, "--alpha does not apply without the BFS kernel"},
+      {{"--kernels", "sssp", "--bfs", "hybrid-2d"}, "--bfs does not apply without the BFS kernel"},
+      {{"--kernels", "bfs,bfs"}, "--kernels names bfs twice"},
+      {{"--root", "5", "--root", "5"}, "--root 5 is given twice"},
+      {{"--json", ""}, "--json needs a file name"},
+      {{"--output", ""}, "--output needs a file name"},
+      {{"--input", ""}, "--input needs a file name"},
+      {{"--json", "r.json", "--output", "./r.json"}, "--json and --output name the same file"},
+      {{"generate", "-o", ""}, "--output needs a file name"},
+  };
+  for (const auto& [args, expect] : cases) {
+    const std::string msg = error_of(args);
+    EXPECT_NE(msg.find(expect), std::string::npos) << "args " << args[0] << " " << args.back() << " gave: " << msg;
+    EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+  }
+  // ... and what does apply still parses.
+  EXPECT_EQ(parse({"--bfs", "hybrid-2d", "--grid", "1x1", "--alpha", "9"}).run.bfs.grid.grid, "1x1");
+  EXPECT_TRUE(parse({"--kernels", "sssp", "--ids", "64", "--delta", "0.5"}).run.kernels.sssp);
+  EXPECT_TRUE(parse({"--bfs", "top-down-1d", "--coalescing-size", "5", "--ids", "32"}).run.kernels.bfs);
+}
+
+// Words only, each option naming its words; the values they stand for are not words.
+TEST(Options, ChoicesTakeTheirWordsOnly) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> refused = {
+      {{"--ids", "1"}, "--ids: must be auto|32|64, got '1'"},
+      {{"--input", "g.mtx", "--relabel", "foo"}, "--relabel: must be auto|on|off, got 'foo'"},
+      {{"--input", "g.mtx", "--relabel", "0"}, "--relabel: must be auto|on|off, got '0'"},
+      {{"--degree-order", "1"}, "--degree-order: must be on|off, got '1'"},
+      {{"--output", "t.txt", "--output-format", "1"}, "--output-format: must be text|binary, got '1'"},
+      {{"--bfs", "hybrid-2d", "--compress", "0"}, "--compress: must be vlq|none, got '0'"},
+      {{"--kernels", "dfs"}, "--kernels: must be bfs|sssp, got 'dfs'"},
+  };
+  for (const auto& [args, expect] : refused) EXPECT_EQ(error_of(args), expect);
+  const Command c = parse({"--ids", "32", "--degree-order", "off", "--output", "t.txt", "--output-format", "binary"});
+  EXPECT_EQ(c.run.bfs.ids, IdWidth::bits32);
+  EXPECT_FALSE(c.run.bfs.bottom_up.degree_order);
+  EXPECT_TRUE(c.run.output_binary);
+  EXPECT_EQ(parse({"--input", "g.mtx", "--relabel", "off"}).run.relabel, Relabel::off);
+}
+
+// --delta is read as a double and must fit a float, positive; the message quotes what was typed.
+TEST(Options, DeltaIsCheckedAsTyped) {
+  for (const std::string bad : {"1e-300", "1e308", "0", "-1", "abc", "0.1x", "nan", "inf"}) {
+    const std::string msg = error_of({"--kernels", "sssp", "--delta", bad});
+    EXPECT_NE(msg.find("--delta must be a positive number"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("got '" + bad + "'"), std::string::npos) << msg;
+  }
+  EXPECT_FLOAT_EQ(parse({"--kernels", "sssp", "--delta", "0.25"}).run.kernels.delta, 0.25f);
+  EXPECT_FLOAT_EQ(parse({"--kernels", "sssp"}).run.kernels.delta, 0.1f);
+}
+
 TEST(Options, HelpIsNotAnError) {
   const Command c = parse({"--help"});
   EXPECT_EQ(c.kind, Command::Kind::help);

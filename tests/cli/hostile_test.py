@@ -1,0 +1,217 @@
+"""What a sweep of hostile but fair input found (issue 27), end to end: files left behind by
+interrupted, killed or failed runs; malformed Matrix Market accepted; byte order marks; messages
+that misled. Each test fails without its fix."""
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+import program  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(__file__))
+import cli_test  # noqa: E402  (its BadInput.assert_clean_error; imported as a module so its tests do not run here)
+
+
+def error_line(p):
+    ours = [line for line in p.stderr.splitlines() if line.startswith("g500: error:")]
+    return ours[0] if len(ours) == 1 else "\n".join(ours) or p.stderr
+
+
+def start(args, np):
+    """g500 under mpirun, in the background, in a session of its own."""
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    return subprocess.Popen([program.MPIRUN, "-np", str(np), program.G500] + args, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+def wait_for_staging(folder, name, proc, seconds=120):
+    """The staging file of `name` once it exists (the run is writing its trees)."""
+    end = time.time() + seconds
+    while time.time() < end and proc.poll() is None:
+        staged = [f for f in os.listdir(folder) if f.startswith(name + ".g500-partial-")]
+        if staged:
+            return staged[0]
+        time.sleep(0.05)
+    raise AssertionError("no staging file appeared")
+
+
+class FilesLeftBehind(unittest.TestCase):
+    # Long enough that the trees are still being written when the signal comes: every search is
+    # validated and written before the next one.
+    RUN = ["--scale", "18", "--roots", "64", "-q"]
+
+    def test_a_catchable_signal_removes_the_staging_file(self):
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with self.subTest(signal=sig.name), tempfile.TemporaryDirectory() as tmp:
+                out = os.path.join(tmp, "trees.txt")
+                proc = start(self.RUN + ["--output", out], np=3)
+                wait_for_staging(tmp, "trees.txt", proc)
+                os.kill(proc.pid, sig)  # to mpirun, as a user's ^C or a scheduler's stop
+                proc.communicate(timeout=120)
+                self.assertNotEqual(proc.returncode, 0)
+                self.assertEqual(os.listdir(tmp), [])
+
+    def test_a_killed_runs_staging_file_is_removed_by_the_next_run(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "trees.txt")
+            proc = start(self.RUN + ["--output", out], np=2)
+            staged = wait_for_staging(tmp, "trees.txt", proc)
+            # SIGKILL to every process of the run (the ranks first: mpirun's death leaves them
+            # running), which nobody can catch.
+            subprocess.run(["pkill", "-KILL", "-f", "^" + program.G500 + " .*" + out])
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate(timeout=120)
+            self.assertEqual(os.listdir(tmp), [staged])
+            p = program.run(["--scale", "6", "--roots", "2", "-q", "--output", out], np=2)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertIn("g500: removed '%s', left by a run that was killed" % os.path.join(tmp, staged), p.stderr)
+            self.assertEqual(os.listdir(tmp), ["trees.txt"])
+
+    def test_a_live_runs_staging_file_is_left_alone(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "trees.txt")
+            # A staging name whose process is alive (this test's own).
+            alive = "trees.txt.g500-partial-%s-%d" % (os.uname().nodename.replace("-", "_"), os.getpid())
+            open(os.path.join(tmp, alive), "w").close()
+            p = program.run(["--scale", "6", "--roots", "2", "-q", "--output", out], np=2)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(sorted(os.listdir(tmp)), sorted([alive, "trees.txt"]))
+
+    def test_a_failed_generate_leaves_neither_file(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            edges = os.path.join(tmp, "gen.bin")
+            for np in (None, 2):
+                p = program.run(["generate", "--scale", "10", "-q", "-o", edges, "--weights", "/dev/full"], np=np)
+                self.assertNotEqual(p.returncode, 0)
+                self.assertIn("cannot write '/dev/full'", error_line(p))
+                self.assertEqual(os.listdir(tmp), [])
+
+
+class MalformedGraphFiles(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def write(self, name, text, mode="w"):
+        path = os.path.join(self.tmp, name)
+        with open(path, mode) as f:
+            f.write(text)
+        return path
+
+    def entries(self, n=8000, value=""):
+        import random
+        rng = random.Random(5)
+        return "".join("%d %d%s\n" % (rng.randint(1, 1000), rng.randint(1, 1000), value) for _ in range(n))
+
+    def test_matrix_market_must_agree_with_its_size_line(self):
+        pattern = "%%MatrixMarket matrix coordinate pattern general\n"
+        body = self.entries()
+        cases = [
+            (self.write("outside.mtx", pattern + "5 5 8000\n" + body), "outside.mtx' line 3: entry (", "5 x 5 matrix"),
+            (self.write("more.mtx", pattern + "1000 1000 100\n" + body), "more.mtx' line 103: more entries than the 100",
+             "(line 2)"),
+            (self.write("fewer.mtx", pattern + "1000 1000 8500\n" + body), "declares 8500 entries", "holds 8000"),
+            (self.write("valued.mtx", pattern + "1000 1000 8000\n" + self.entries(value=" 2.0")),
+             "valued.mtx' line 3: a pattern matrix's entries carry no value", ""),
+        ]
+        for path, expect, also in cases:
+            for np in (None, 3):
+                with self.subTest(file=os.path.basename(path), np=np):
+                    p = program.run(["--input", path, "--roots", "2", "-q"], np=np)
+                    self.assertNotEqual(p.returncode, 0)
+                    self.assertIn(expect, error_line(p))
+                    self.assertIn(also, error_line(p))
+
+    def test_a_byte_order_mark_is_skipped(self):
+        body = self.entries(2000)
+        plain_list = self.write("plain.txt", body)
+        bom_list = self.write("bom.txt", b"\xef\xbb\xbf" + body.encode(), "wb")
+        mtx = "%%MatrixMarket matrix coordinate pattern general\n1000 1000 2000\n" + body
+        plain_mtx = self.write("plain.mtx", mtx)
+        bom_mtx = self.write("bom.mtx", b"\xef\xbb\xbf" + mtx.encode(), "wb")
+        for plain, bom in ((plain_list, bom_list), (plain_mtx, bom_mtx)):
+            for np in (None, 3):
+                with self.subTest(file=os.path.basename(bom), np=np):
+                    a = program.run(["--input", plain, "--roots", "4"], np=np)
+                    b = program.run(["--input", bom, "--roots", "4"], np=np)
+                    self.assertEqual(b.returncode, 0, b.stderr)
+                    sa, sb = program.statistics(a.stdout), program.statistics(b.stdout)
+                    self.assertEqual(sa["bfs_mean_nedge"], sb["bfs_mean_nedge"])
+                    self.assertEqual(sa["validation"], "passed")
+
+
+class MessagesThatMisled(unittest.TestCase):
+    def test_a_directory_as_input_says_so(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for fmt in ("binary", "edgelist", "mtx"):
+                p = program.run(["--input", tmp, "--format", fmt, "-q"], np=2)
+                self.assertNotEqual(p.returncode, 0)
+                self.assertIn("cannot read '%s': it is a directory" % tmp, error_line(p))
+
+    def test_offending_text_is_escaped_and_clipped(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            nul = os.path.join(tmp, "nul.txt")
+            with open(nul, "wb") as f:
+                f.write(b"1 2\n2\x003 4\n")
+            p = program.run(["--input", nul, "-q"])
+            self.assertIn("line 2: '2\\x003' is not a vertex id", error_line(p))
+            huge = os.path.join(tmp, "huge.txt")
+            with open(huge, "w") as f:
+                f.write("1 2\n" + "9" * 100000 + " 3\n")
+            p = program.run(["--input", huge, "-q"])
+            self.assertIn("line 2: '9999", error_line(p))
+            self.assertLess(len(error_line(p)), 200)
+
+    def test_an_unreadable_file_says_permission_denied(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "secret.txt")
+            with open(path, "w") as f:
+                f.write("1 2\n")
+            os.chmod(path, 0)
+            cmd = [program.G500, "--input", path, "-q"]
+            if os.geteuid() == 0:  # root reads anything: run as nobody
+                if not shutil.which("setpriv"):
+                    self.skipTest("root, and no setpriv to drop privileges")
+                cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + cmd
+            env = dict(os.environ, OMP_NUM_THREADS="1", HOME=tmp, TMPDIR=tmp)
+            os.chmod(tmp, 0o777)
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env)
+            self.assertNotEqual(p.returncode, 0)
+            self.assertIn("cannot read '%s': permission denied" % path, error_line(p))
+
+    def test_options_that_do_not_apply_are_refused(self):
+        cases = [
+            (["--bfs", "top-down-2d", "--hubs", "3"], "--hubs does not apply to --bfs top-down-2d"),
+            (["--bfs", "sort-unique", "--grid", "2x1", "--compress", "none"], "--grid does not apply to --bfs sort-unique"),
+            (["--bfs", "hybrid-2d", "--summary-check"], "--summary-check does not apply to --bfs hybrid-2d"),
+            (["--input-weights", "/nonexistent/w"], "--input-weights does not apply without --input"),
+            (["--comm-matrix"], "--comm-matrix does not apply without --json"),
+            (["--kernels", "bfs,bfs"], "--kernels names bfs twice"),
+            (["--root", "5", "--root", "5"], "--root 5 is given twice"),
+            (["--json", ""], "--json needs a file name"),
+            (["--json", "r.json", "--output", "r.json"], "--json and --output name the same file"),
+            (["--ids", "1"], "--ids: must be auto|32|64, got '1'"),
+            (["--kernels", "sssp", "--delta", "1e-300"], "got '1e-300'"),
+        ]
+        for args, expect in cases:
+            with self.subTest(args=args):
+                cli_test.BadInput.assert_clean_error(self, args + ["--scale", "6"], expect, np=2)
+
+    def test_missing_input_weights_name_the_file(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            edges = os.path.join(tmp, "g.bin")
+            self.assertEqual(program.run(["generate", "--scale", "6", "-q", "-o", edges]).returncode, 0)
+            missing = os.path.join(tmp, "missing.w")
+            cli_test.BadInput.assert_clean_error(self, ["--input", edges, "--input-weights", missing, "-q"],
+                                        "cannot read '%s': no such file or directory" % missing, np=2)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
