@@ -13,13 +13,15 @@ if ((${#missing[@]})); then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
 fi
-# matplotlib for scripts/g500-plot and bench/ plots (and the plot test), for whichever python3 runs
-# them: pip first, then Debian's package.
-if ! python3 -c 'import matplotlib' 2>/dev/null; then
-  python3 -m pip install --quiet matplotlib 2>/dev/null ||
-    python3 -m pip install --quiet --break-system-packages matplotlib 2>/dev/null || true
-fi
-if ! python3 -c 'import matplotlib' 2>/dev/null; then
-  echo "install-deps: error: matplotlib could not be installed for $(command -v python3) (g500-plot needs it)" >&2
+# Python packages, from PyPI, for whichever python3 runs them: matplotlib for scripts/g500-plot and
+# bench/ plots (and the plot test); reframe-hpc for the ReFrame check (reframe/g500.py, its test).
+pip_install() {  # module, then the pip requirement
+  python3 -c "import $1" 2>/dev/null && return 0
+  python3 -m pip install --quiet "$2" 2>/dev/null ||
+    python3 -m pip install --quiet --break-system-packages "$2" 2>/dev/null || true
+  python3 -c "import $1" 2>/dev/null && return 0
+  echo "install-deps: error: $2 could not be installed for $(command -v python3)" >&2
   exit 1
-fi
+}
+pip_install matplotlib matplotlib
+pip_install reframe "reframe-hpc==4.10.4"

@@ -50,9 +50,9 @@ std::string first_line(const std::string& text) { return text.substr(0, text.fin
 // The options of the run whose meaning depends on others, kept to check them after parsing.
 struct RunFlags {
   CLI::Option *input, *input_weights, *format, *relabel, *roots_file, *bfs, *delta, *validation_batch, *json,
-      *output, *output_format, *comm_matrix;
+      *output, *output_format, *comm_matrix, *energy_loop;
   std::vector<std::string> kernels = {"bfs"};
-  std::string delta_text;
+  std::string delta_text, energy_loop_text;
   // Each BFS option group's options, as the group added them.
   std::map<const OptionGroup*, std::vector<CLI::Option*>> group_options;
 };
@@ -109,6 +109,14 @@ void add_run_options(CLI::App& app, RunOptions& run, RunFlags& f) {
                                    "--output as text lines or 40-byte binary records (docs/formats.md)")
                         ->transform(choice<bool>({{"text", false}, {"binary", true}}))->default_str("text");
   f.comm_matrix = app.add_flag("--comm-matrix", run.comm_matrix, "also write kernel 2's source x destination bytes to the JSON");
+  app.add_option("--stats-style", run.reference_stats,
+                 "the statistics block as the spec names its keys (spec), or as reference 3.0 prints them "
+                 "(reference: 'bfs  harmonic_mean_TEPS:     !  ...', for scrapers written for it)")
+      ->transform(choice<bool>({{"spec", false}, {"reference", true}}))->default_str("spec");
+  f.energy_loop = app.add_option("--energy-loop", f.energy_loop_text,
+                                 "Green Graph500: after each kernel's validated run, repeat its searches (untimed for "
+                                 "TEPS) for at least this many seconds, and report the energy counters' joules, "
+                                 "watts and TEPS per watt where the nodes have them (docs/energy.md)");
   app.add_flag("-q,--quiet", run.quiet, "no progress on stderr");
   // Not in --help: lets the tests watch a validation failure end to end.
   app.add_flag("--inject-fault", run.inject_fault, "testing aid: drop the root from its own tree before validating")->group("");
@@ -168,15 +176,15 @@ void check_names(const RunOptions& run, const RunFlags& f) {
     if (!roots.insert(r).second) throw UserError("--root " + std::to_string(r) + " is given twice");
 }
 
-// --delta as the user typed it: a decimal number a float holds, positive.
-float parse_delta(const std::string& text) {
+// A number option as the user typed it: a decimal number in [low, high], or UserError quoting it.
+double parse_number(const std::string& name, const std::string& text, double low, double high, const char* range) {
   double value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   const bool number = ec == std::errc() && end == text.data() + text.size() && !text.empty();
-  if (!number || !(value >= FLT_MIN) || !(value <= FLT_MAX)) {
-    throw UserError("--delta must be a positive number a float holds (1.2e-38 .. 3.4e38), got '" + text + "'");
+  if (!number || !(value >= low) || !(value <= high)) {
+    throw UserError(name + " must be " + range + ", got '" + text + "'");
   }
-  return static_cast<float>(value);
+  return value;
 }
 
 }  // namespace
@@ -228,7 +236,14 @@ Command parse_command_line(int argc, const char* const* argv) {
   check_graph_options(run.scale, run.edgefactor);
   run.kernels.bfs = std::find(flags.kernels.begin(), flags.kernels.end(), "bfs") != flags.kernels.end();
   run.kernels.sssp = std::find(flags.kernels.begin(), flags.kernels.end(), "sssp") != flags.kernels.end();
-  if (given(flags.delta)) run.kernels.delta = parse_delta(flags.delta_text);
+  if (given(flags.delta)) {
+    run.kernels.delta = static_cast<float>(parse_number("--delta", flags.delta_text, FLT_MIN, FLT_MAX,
+                                                        "a positive number a float holds (1.2e-38 .. 3.4e38)"));
+  }
+  if (given(flags.energy_loop)) {
+    run.energy_loop_seconds = parse_number("--energy-loop", flags.energy_loop_text, 1e-3, 1e7,
+                                           "a number of seconds from 0.001 to 10^7");
+  }
   if (run.roots < 1) throw UserError("--roots must be at least 1, got " + std::to_string(run.roots));
   check_names(run, flags);
   check_applies(run, flags);

@@ -14,6 +14,7 @@
 #include "bfs/registry.hpp"
 #include "core/error.hpp"
 #include "harness/benchmark.hpp"
+#include "harness/reference_style.hpp"
 #include "harness/report.hpp"
 #include "io/output_file.hpp"
 #include "mpi/comm.hpp"
@@ -65,7 +66,8 @@ int run(const g500::Command& cmd, int argc, char** argv, const g500::mpi::Comm& 
       g500::choose_threads(world, cmd.run.quiet);
       const g500::RunRecord run = g500::run_benchmark(cmd.run, world);
       if (world.is_root()) {
-        g500::print_statistics(std::cout, run);
+        if (cmd.run.reference_stats) g500::print_reference_statistics(std::cout, run);
+        else g500::print_statistics(std::cout, run);
         std::cout.flush();
       }
       // Rank 0 writes the JSON; every rank learns whether that worked, so all exit alike.

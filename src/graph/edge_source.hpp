@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/pass_progress.hpp"
 #include "core/big_vector.hpp"
 #include "core/types.hpp"
 #include "exchange/rounds.hpp"
@@ -97,6 +98,7 @@ void for_each_round(const EdgeSource& source, const mpi::Comm& comm, std::int64_
     buffer.resize(last - first);
     source.read(first, buffer);
     visit(first, std::span<const Edge>(buffer.data(), buffer.size()));
+    report_pass(last, source.count());
   });
 }
 
@@ -140,6 +142,7 @@ void scan_in_pieces(const EdgeSource& source, const mpi::Comm& comm, std::int64_
       }
     }
     after_round();
+    report_pass(last, source.count());
   });
 }
 

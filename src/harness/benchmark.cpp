@@ -14,6 +14,7 @@
 #include "generator/generate_slice.hpp"
 #include "generator/kronecker_source.hpp"
 #include "graph/vertex_count.hpp"
+#include "harness/energy_loop.hpp"
 #include "harness/level_phases.hpp"
 #include "harness/memory_check.hpp"
 #include "harness/progress.hpp"
@@ -117,7 +118,12 @@ struct KernelLoop {
         names.push_back("search " + std::to_string(j + 1) + " of " + std::to_string(roots.size()));
       }
       std::vector<std::int64_t> nedge;
-      const double shared = timed_collective(comm, [&] { nedge = checking.check(batch_roots, names); });
+      const double shared = timed_collective(comm, [&] {
+        const PhaseProgress phase(progress, std::string(options.skip_validation ? "counting" : "validating") + " " +
+                                                kernel + " searches " + std::to_string(batch_start + 1) + "-" +
+                                                std::to_string(k + 1));
+        nedge = checking.check(batch_roots, names);
+      });
       validation_traffic.stop(mpi::traffic().snapshot());
       for (std::size_t j = batch_start; j <= k; ++j) {
         records[j].nedge = nedge[j - batch_start];
@@ -235,7 +241,7 @@ struct KernelRun {
 // (or counted) a batch at a time, one pass over the tuples for all, unless --output writes each
 // tree as its search ends.
 std::vector<RootRecord> run_bfs_kernel(const KernelRun& k, BfsEngine& engine, PhaseTraffic& traffic,
-                                       std::vector<std::int64_t>& peer_bytes) {
+                                       std::vector<std::int64_t>& peer_bytes, EnergyRecord& energy) {
   const std::span<vertex_t> parents = k.parents;
   const int batch = k.output ? 1 : k.validation_batch;
   BfsBatchValidator validator(k.source, k.part, k.comm, batch);
@@ -275,11 +281,16 @@ std::vector<RootRecord> run_bfs_kernel(const KernelRun& k, BfsEngine& engine, Ph
       });
   traffic.search = search_traffic.counts();
   peer_bytes = search_traffic.peer_bytes();
+  if (k.options.energy_loop_seconds > 0) {
+    energy = run_energy_loop(k.comm, k.options.energy_loop_seconds, k.loop.roots,
+                             [&](vertex_t root) { engine.search(root, parents, nullptr); }, k.loop.progress, "BFS");
+  }
   return records;
 }
 
 // Kernel 3: as kernel 2, a search validated at a time.
-std::vector<RootRecord> run_sssp_kernel(const KernelRun& k, SsspEngine& sssp, PhaseTraffic& traffic) {
+std::vector<RootRecord> run_sssp_kernel(const KernelRun& k, SsspEngine& sssp, PhaseTraffic& traffic,
+                                        EnergyRecord& energy) {
   const std::span<vertex_t> parents = k.parents;
   big_vector<float> dist(k.part.local_count());
   const SearchCheck sssp_check{1, nullptr, [&](const std::vector<vertex_t>& roots, const std::vector<std::string>& names) {
@@ -304,6 +315,10 @@ std::vector<RootRecord> run_sssp_kernel(const KernelRun& k, SsspEngine& sssp, Ph
         if (k.output) k.output->write("sssp", rec.root, k.part, parents, [&](local_t i) { return dist[i]; });
       });
   traffic.sssp = sssp_traffic.counts();
+  if (k.options.energy_loop_seconds > 0) {
+    energy = run_energy_loop(k.comm, k.options.energy_loop_seconds, k.loop.roots,
+                             [&](vertex_t root) { sssp.search(root, parents, dist, nullptr); }, k.loop.progress, "SSSP");
+  }
   return records;
 }
 
@@ -355,15 +370,19 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
     progress.say("generating SCALE %d, edgefactor %d (%lld tuples) on %d ranks x %d threads", options.scale,
                  options.edgefactor, static_cast<long long>(run.edge_tuples), comm.size(), run.threads_per_process);
   }
-  run.generation_seconds = timed_collective(
-      comm, [&] { for_each_round(source, comm, exchange::kBuildRound, [](std::int64_t, std::span<const Edge>) {}); });
+  run.generation_seconds = timed_collective(comm, [&] {
+    const PhaseProgress phase(progress, opened.generated ? "generation" : "reading");
+    for_each_round(source, comm, exchange::kBuildRound, [](std::int64_t, std::span<const Edge>) {});
+  });
 
   PhaseTraffic traffic;
   Graphs graphs;
   progress.say("kernel 1: building the %s graph", options.kernels.bfs ? spec.name.c_str() : "weighted SSSP");
   const mpi::TrafficSnapshot before_build = mpi::traffic().snapshot();
-  run.construction_seconds =
-      timed_collective(comm, [&] { run.vertices = build_graphs(options, spec, source, comm, graphs); });
+  run.construction_seconds = timed_collective(comm, [&] {
+    const PhaseProgress phase(progress, "kernel 1");
+    run.vertices = build_graphs(options, spec, source, comm, graphs);
+  });
   if (graphs.bfs) run.layout = graphs.bfs->layout();
   if (!run.layout.empty()) progress.say("kernel 1: the graph is laid out on a %s", run.layout.c_str());
   traffic.construction = mpi::traffic().snapshot().since(before_build);
@@ -378,8 +397,8 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   if (!options.output_path.empty()) output.emplace(comm, options.output_path, options.output_binary, source);
   const KernelRun kernel_run{loop, options, source, part, comm, parents, output, kernels.bfs_validation_batch};
   std::vector<std::int64_t> search_peer_bytes;  // kernel 2's, for --comm-matrix
-  if (graphs.bfs) run.roots = run_bfs_kernel(kernel_run, *graphs.bfs, traffic, search_peer_bytes);
-  if (graphs.sssp) run.sssp_roots = run_sssp_kernel(kernel_run, *graphs.sssp, traffic);
+  if (graphs.bfs) run.roots = run_bfs_kernel(kernel_run, *graphs.bfs, traffic, search_peer_bytes, run.bfs_energy);
+  if (graphs.sssp) run.sssp_roots = run_sssp_kernel(kernel_run, *graphs.sssp, traffic, run.sssp_energy);
   if (output) output->close();
 
   traffic.validation = validation_traffic.counts();

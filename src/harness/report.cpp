@@ -99,6 +99,34 @@ void print_kernel(std::ostream& out, const std::string& prefix, const std::vecto
 
 }  // namespace
 
+void print_energy(std::ostream& out, const std::string& prefix, const EnergyRecord& energy,
+                  const std::vector<RootRecord>& roots) {
+  if (!energy.ran) return;
+  out << prefix << "energy_loop_seconds: " << format(energy.seconds) << '\n'
+      << prefix << "energy_loop_searches: " << energy.searches << '\n';
+  if (!energy.counted) return;
+  const Series s = series_of(roots);
+  const double watts = energy.watts();
+  out << prefix << "energy_joules: " << format(energy.joules) << '\n'
+      << prefix << "average_watts: " << format(watts) << '\n'
+      << prefix << "TEPS_per_watt: " << format(watts > 0 ? summarize_teps(s.seconds, s.nedge).harmonic_mean / watts : 0)
+      << '\n';
+}
+
+nlohmann::json energy_json(const EnergyRecord& energy, const std::vector<RootRecord>& roots) {
+  if (!energy.ran) return nullptr;
+  nlohmann::json out = {{"seconds", energy.seconds}, {"searches", energy.searches}, {"counters", energy.counted},
+                        {"counters_root", energy.counters}};
+  if (energy.counted) {
+    const Series s = series_of(roots);
+    const double watts = energy.watts();
+    out["joules"] = energy.joules;
+    out["average_watts"] = watts;
+    out["TEPS_per_watt"] = watts > 0 ? summarize_teps(s.seconds, s.nedge).harmonic_mean / watts : 0.0;
+  }
+  return out;
+}
+
 void print_statistics(std::ostream& out, const RunRecord& run) {
   out << "SCALE: " << run.options.scale << '\n'
       << "edgefactor: " << run.options.edgefactor << '\n'
@@ -108,6 +136,8 @@ void print_statistics(std::ostream& out, const RunRecord& run) {
       << "construction_time: " << format(run.construction_seconds) << '\n';
   if (!run.roots.empty()) print_kernel(out, "bfs_", run.roots);
   if (!run.sssp_roots.empty()) print_kernel(out, "sssp_", run.sssp_roots);
+  print_energy(out, "bfs_", run.bfs_energy, run.roots);
+  print_energy(out, "sssp_", run.sssp_energy, run.sssp_roots);
   out << "validation: " << (run.validated ? "passed" : "skipped (results NOT valid)") << '\n';
 }
 
@@ -198,6 +228,7 @@ nlohmann::json to_json(const RunRecord& run, const std::string& command_line) {
       {"statistics", statistics_json(run.roots)},
       {"runs", roots},
       {"sssp", run.sssp_roots.empty() ? nlohmann::json(nullptr) : sssp_json(run)},
+      {"energy", {{"bfs", energy_json(run.bfs_energy, run.roots)}, {"sssp", energy_json(run.sssp_energy, run.sssp_roots)}}},
       {"traffic", to_json(run.traffic)},
       {"memory", memory_json(run)},
   };

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bfs/level_profile.hpp"
+#include "harness/energy_loop.hpp"
 #include "harness/run_options.hpp"
 #include "harness/traffic_summary.hpp"
 #include "sssp/delta_stepping.hpp"
@@ -38,6 +39,7 @@ struct RunRecord {
   double construction_seconds = 0;
   std::vector<RootRecord> roots;       // kernel 2 (BFS), when it ran
   std::vector<RootRecord> sssp_roots;  // kernel 3 (SSSP), when it ran
+  EnergyRecord bfs_energy, sssp_energy;  // --energy-loop
   bool validated = true;  // false when --skip-validation
   std::string edge_source;  // where the tuples came from
   std::string layout;       // the engine's own layout when not the 1D blocks (a 2D grid's shape)
@@ -48,6 +50,10 @@ struct RunRecord {
 };
 
 void print_statistics(std::ostream& out, const RunRecord& run);
+// --energy-loop's lines for one kernel (nothing when it did not run), and its JSON (null then).
+void print_energy(std::ostream& out, const std::string& prefix, const EnergyRecord& energy,
+                  const std::vector<RootRecord>& roots);
+nlohmann::json energy_json(const EnergyRecord& energy, const std::vector<RootRecord>& roots);
 nlohmann::json to_json(const RunRecord& run, const std::string& command_line);
 
 }  // namespace g500

@@ -14,7 +14,7 @@ namespace g500 {
 
 template <class Column>
 DeltaStepping<Column>::DeltaStepping(const mpi::Comm& comm, const Partition1D& part, float delta)
-    : comm_(comm), part_(part), delta_(delta), per_delta_(1.0f / delta), csr_{part, {}, {}, {}},
+    : comm_(comm), part_(part), delta_(delta), per_delta_(1.0 / static_cast<double>(delta)), csr_{part, {}, {}, {}},
       buckets_(comm.size(), omp_get_max_threads(), "sssp.relaxations") {}
 
 template <class Column>
@@ -93,7 +93,8 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
     parents[r] = root;
     active_.push_back(r);
   }
-  const auto light_end = [&](local_t u) { return csr_.offsets[u] + light_[u]; };
+  bool last_bucket = false;  // every edge light (bucket_of)
+  const auto light_end = [&](local_t u) { return last_bucket ? csr_.offsets[u + 1] : csr_.offsets[u] + light_[u]; };
   const auto row_begin = [&](local_t u) { return csr_.offsets[u]; };
   const auto row_end = [&](local_t u) { return csr_.offsets[u + 1]; };
   std::vector<local_t> round;
@@ -101,6 +102,7 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
     const Timer timer;
     BucketRecord rec;
     rec.bucket = bucket;
+    last_bucket = bucket == kLastBucket;
     // Light edges, until no distance in the bucket changes anywhere.
     while (comm_.allreduce<std::int64_t>(static_cast<std::int64_t>(active_.size()), mpi::Op::sum) > 0) {
       std::sort(active_.begin(), active_.end());

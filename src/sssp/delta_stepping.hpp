@@ -54,8 +54,15 @@ class DeltaStepping : public SsspEngine {
     Column parent;
     float dist;
   };
-  // Buckets by multiplying (a division per vertex and scan cost more than the scan itself).
-  std::int64_t bucket_of(float d) const { return static_cast<std::int64_t>(d * per_delta_); }
+  // Buckets by multiplying (a division per vertex and scan cost more than the scan itself). A
+  // distance past kLastBucket widths (a tiny delta makes that any distance at all) goes to the
+  // last bucket, where every edge is light: its rounds run until no distance changes
+  // (Bellman-Ford), so the distances stay exact for any delta a float holds.
+  static constexpr std::int64_t kLastBucket = std::int64_t{1} << 62;
+  std::int64_t bucket_of(float d) const {
+    const double b = static_cast<double>(d) * per_delta_;
+    return b < static_cast<double>(kLastBucket) ? static_cast<std::int64_t>(b) : kLastBucket;
+  }
   // Relaxes entries [first(u), last(u)) of each u in `from`, applies what arrives and returns the
   // requests sent; with `requeue`, vertices whose distance drops into `bucket` go to active_.
   template <class First, class Last>
@@ -65,7 +72,7 @@ class DeltaStepping : public SsspEngine {
   const mpi::Comm& comm_;
   Partition1D part_;
   float delta_;
-  float per_delta_;  // 1 / delta
+  double per_delta_;  // 1 / delta
   WeightedCsr1D<Column> csr_;
   big_vector<std::uint32_t> light_;  // each row's light entries (weight < delta), found once at build
   exchange::OwnerBuckets<Relaxation> buckets_;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <cfloat>
 #include <cmath>
 #include <limits>
 #include <queue>
@@ -93,7 +94,10 @@ TEST_P(DeltaSteppingTest, DistancesAreDijkstrasAndValidate) {
 
 INSTANTIATE_TEST_SUITE_P(Sssp, DeltaSteppingTest,
                          ::testing::Values(Setting{0.1f, 1}, Setting{0.1f, 2}, Setting{0.01f, 1}, Setting{1.0f, 2},
-                                           Setting{8.0f, 1}));
+                                           Setting{8.0f, 1},
+                                           // the extremes --delta accepts: every distance past the
+                                           // last bucket's start, or all in the first
+                                           Setting{1e-30f, 1}, Setting{FLT_MIN, 2}, Setting{FLT_MAX, 1}));
 
 // Each way of breaking a correct result is caught, with the rule it breaks, on every rank alike.
 TEST(SsspValidator, CatchesBrokenResults) {
