@@ -2,6 +2,7 @@
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
 BUILD_FUZZ ?= build-fuzz
+BUILD_SMPI ?= build-smpi
 FUZZ_SECONDS ?= 20
 NP         ?= 2
 SCALE      ?= 20
@@ -10,7 +11,7 @@ JOBS       ?= $(shell nproc)
 # Every mpirun goes through scripts/mpirun (oversubscription, binding, root: written once there).
 MPIRUN     := $(CURDIR)/scripts/mpirun
 
-.PHONY: deps build build-asan fuzz run test clean
+.PHONY: deps build build-asan fuzz sim run test clean
 
 deps:
 	./scripts/install-deps.sh
@@ -35,12 +36,17 @@ fuzz: deps
 	  echo "fuzz_$$p: $$(tail -n 1 $(BUILD_FUZZ)/$$p.log)"; \
 	done
 
+# g500-smpi: the same sources for SimGrid's simulated clusters (sim/, docs/scale.md).
+sim: deps
+	cmake -S sim -B $(BUILD_SMPI) -DCMAKE_CXX_COMPILER=smpicxx >/dev/null
+	cmake --build $(BUILD_SMPI) -j $(JOBS)
+
 run: build
 	OMP_NUM_THREADS=1 $(MPIRUN) -np $(NP) $(BUILD)/g500 --scale $(SCALE) --json $(BUILD)/result.json
 
-test: build build-asan fuzz
+test: build build-asan fuzz sim
 	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -L unit
-	cd $(BUILD) && ctest --output-on-failure -LE unit
+	cd $(BUILD) && G500_SMPI_BINARY=$(CURDIR)/$(BUILD_SMPI)/g500-smpi ctest --output-on-failure -LE unit
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ) $(BUILD_SMPI)

@@ -2,7 +2,8 @@
 # Installs what g500 needs on a fresh Debian machine; a no-op when all is present.
 set -euo pipefail
 packages=(build-essential cmake libopenmpi-dev openmpi-bin libcli11-dev
-          nlohmann-json3-dev libgtest-dev libhwy-dev python3 python3-pip time clang)
+          nlohmann-json3-dev libgtest-dev libhwy-dev python3 python3-pip time clang
+          libsimgrid-dev simgrid)  # SimGrid: smpicxx and smpirun for g500-smpi (make sim)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -15,13 +16,15 @@ if ((${#missing[@]})); then
 fi
 # Python packages, from PyPI, for whichever python3 runs them: matplotlib for scripts/g500-plot and
 # bench/ plots (and the plot test); reframe-hpc for the ReFrame check (reframe/g500.py, its test).
+# The import is tried from / so that a folder of the checkout (reframe/) is not taken for the package.
+installed() { (cd / && python3 -c "import $1" 2>/dev/null); }
 pip_install() {  # module, then the pip requirement
-  python3 -c "import $1" 2>/dev/null && return 0
+  installed "$1" && return 0
   python3 -m pip install --quiet "$2" 2>/dev/null ||
     python3 -m pip install --quiet --break-system-packages "$2" 2>/dev/null || true
-  python3 -c "import $1" 2>/dev/null && return 0
+  installed "$1" && return 0
   echo "install-deps: error: $2 could not be installed for $(command -v python3)" >&2
   exit 1
 }
 pip_install matplotlib matplotlib
-pip_install reframe "reframe-hpc==4.10.4"
+pip_install reframe.frontend "reframe-hpc==4.10.4"

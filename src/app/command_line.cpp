@@ -1,6 +1,6 @@
 #include "app/command_line.hpp"
 
-#include <CLI/CLI.hpp>
+#include "core/cli.hpp"
 
 #include <algorithm>
 #include <cfloat>

@@ -13,6 +13,12 @@
 namespace g500 {
 
 void choose_threads(const mpi::Comm& world, bool quiet) {
+#ifdef G500_SMPI
+  // Simulated ranks run one thread each, one after another in one process (SimGrid's SMPI): the
+  // simulated clock measures that thread's work, and it is the thread that calls MPI.
+  omp_set_num_threads(1);
+  return;
+#endif
   const mpi::Comm node = world.split_shared();
   const int node_cpus = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   const int usable = usable_cpus();  // this rank's binding; 0 when unknown

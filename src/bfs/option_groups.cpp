@@ -1,6 +1,6 @@
 #include "bfs/option_groups.hpp"
 
-#include <CLI/CLI.hpp>
+#include "core/cli.hpp"
 #include <nlohmann/json.hpp>
 
 #include "core/cli_choice.hpp"

@@ -2,7 +2,7 @@
 // Options that take one of a few words. CLI11's own transformers also take the values the words
 // stand for ("--ids 1") and print their check ("Check foo value in {...} FAILED"); this validator
 // takes the words only and says which they are.
-#include <CLI/CLI.hpp>
+#include "core/cli.hpp"
 
 #include <string>
 #include <type_traits>

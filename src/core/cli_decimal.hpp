@@ -3,7 +3,7 @@
 // and let "-1" or "1e23" wrap into an unsigned seed. This validator accepts only decimal digits
 // (a leading '-' for signed types) whose value fits T, and hands CLI11 the number without leading
 // zeros.
-#include <CLI/CLI.hpp>
+#include "core/cli.hpp"
 
 #include <charconv>
 #include <string>

@@ -1,18 +1,24 @@
 #pragma once
-#include <chrono>
+// Wall-clock stopwatch, started on construction. Read through clock_gettime(CLOCK_MONOTONIC): under
+// SimGrid's SMPI (g500-smpi) that call is the simulated clock, so every time g500 reports is the
+// simulated one there, with no other change.
+#include <time.h>
 
 namespace g500 {
 
-// Wall-clock stopwatch, started on construction.
 class Timer {
  public:
-  Timer() : start_(clock::now()) {}
-  void restart() { start_ = clock::now(); }
-  double seconds() const { return std::chrono::duration<double>(clock::now() - start_).count(); }
+  Timer() : start_(now()) {}
+  void restart() { start_ = now(); }
+  double seconds() const { return now() - start_; }
 
  private:
-  using clock = std::chrono::steady_clock;
-  clock::time_point start_;
+  static double now() {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+  }
+  double start_;
 };
 
 }  // namespace g500

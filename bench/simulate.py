@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""The scale lab (docs/scale.md): the real g500, built as g500-smpi (`make sim`), run by SimGrid's
+smpirun on a simulated platform (sim/platforms/). Every figure it writes is SIMULATED: computation
+is measured as it runs (each rank in turn, one thread), communication is SimGrid's model of the
+platform's links.
+
+  calibrate: real runs (scripts/mpirun) beside simulated ones on sim/platforms/this_machine.xml,
+             mean search time, in one sitting.
+  weak:      weak scaling, 2^--per-rank vertices a rank, for each configuration (engine and options)
+             and rank count: simulated harmonic TEPS, mean search split into compute and
+             communication, bytes between nodes per search, and the simulation's own wall time.
+
+  bench/simulate.py calibrate --scales 18,20 --np 1,2 -o bench/results/scale_lab/calibration.json
+  bench/simulate.py weak --platform fat_tree_ib --ranks 4,16,64,256 --per-rank 16 \\
+      --configs hybrid-1d,hybrid-2d,top-down-2d --roots 8 --plot \\
+      -o bench/results/scale_lab/fat_tree_ib.json
+  bench/simulate.py weak --platform fat_tree_ib --ranks 64 --link-bw 10Gbps \\
+      --configs top-down-2d,top-down-2d-none -o bench/results/scale_lab/compress_10g.json
+  bench/simulate.py weak --ranks 64 --config c768 "--bfs top-down-1d --coalescing-size 768" ...
+
+A configuration is a name below (CONFIGS) or one given with --config LABEL "ARGS". --link-bw runs on
+a copy of the platform whose network links (not the nodes' loopback) have that bandwidth.
+"""
+import argparse
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+PLATFORMS = os.path.join(ROOT, "sim", "platforms")
+SMPI_BINARY = os.path.join(ROOT, "build-smpi", "g500-smpi")
+REAL_BINARY = os.path.join(ROOT, "build", "g500")
+MPIRUN = os.path.join(ROOT, "scripts", "mpirun")
+# Host speed: the platforms' cores run at 1Gf and smpirun is told this machine runs at 1Gf, so a
+# simulated core computes exactly as fast as this machine's core measured it.
+SMPI_CONFIG = ["--cfg=smpi/privatization:dlopen", "--cfg=smpi/host-speed:1Gf", "--log=root.thresh:warning"]
+
+# Named configurations: the engine and its options.
+CONFIGS = {
+    "hybrid-1d": ["--bfs", "hybrid-1d"],
+    "hybrid-2d": ["--bfs", "hybrid-2d"],
+    "top-down-2d": ["--bfs", "top-down-2d"],
+    "top-down-2d-none": ["--bfs", "top-down-2d", "--compress", "none"],
+    "top-down-1d": ["--bfs", "top-down-1d"],
+    "hybrid-1d-node-shared": ["--bfs", "hybrid-1d", "--node-shared"],
+    "hybrid-1d-parallel-allgather": ["--bfs", "hybrid-1d", "--node-shared", "--parallel-allgather"],
+    "hybrid-1d-relay": ["--bfs", "hybrid-1d", "--relay", "auto"],
+    "hybrid-1d-hubs": ["--bfs", "hybrid-1d", "--hubs", "1024"],
+    "hybrid-2d-unsorted": ["--bfs", "hybrid-2d", "--sort-vertices", "off"],
+    "top-down-2d-unsorted": ["--bfs", "top-down-2d", "--sort-vertices", "off"],
+    "hybrid-1d-all-node": ["--bfs", "hybrid-1d", "--node-shared", "--parallel-allgather", "--relay", "auto",
+                           "--hubs", "1024"],
+}
+
+
+def shown(path):
+    """A path as the results record it: relative to the repository."""
+    return os.path.relpath(path, ROOT) if os.path.abspath(path).startswith(ROOT + os.sep) else os.path.basename(path)
+
+
+def hostfile(ranks, per_node, folder):
+    """Ranks placed in blocks of `per_node` on consecutive nodes (SMPI maps rank i to line i)."""
+    path = os.path.join(folder, "hosts-%d-%d" % (ranks, per_node))
+    with open(path, "w") as f:
+        for r in range(ranks):
+            f.write("node-%d\n" % (r // per_node))
+    return path
+
+
+def summarize(result):
+    """Mean search time split by phase (the busiest rank's per level, summed), TEPS, bytes."""
+    runs = result["runs"]
+    compute = sum(l["phases"]["compute"]["max"] for r in runs for l in r["levels"]) / len(runs)
+    total = result["statistics"]["time"]["mean"]
+    search = result["traffic"].get("search", {})
+    return {
+        "harmonic_mean_TEPS": result["statistics"]["TEPS"]["harmonic_mean"],
+        "mean_time": total,
+        "compute": compute,
+        "communication": max(0.0, total - compute),
+        "bytes_between_nodes_per_search": search.get("bytes_between_nodes", 0) / len(runs),
+        "bytes_sent_per_search": search.get("bytes_sent", 0) / len(runs),
+        "construction_time": result["construction_time"],
+        "validated": result["validated"],
+        "layout": result["graph"]["layout"],
+    }
+
+
+def platform_file(platform, link_bw, folder):
+    """The platform's XML, or a copy whose network links have bandwidth `link_bw` (a SimGrid
+    quantity such as 10Gbps); the loopback inside a node keeps its own."""
+    path = os.path.join(PLATFORMS, platform + ".xml")
+    if not link_bw:
+        return path
+    with open(path) as f:
+        text = f.read()
+    changed = re.sub(r'(<cluster\b[^>]*?\s)bw="[^"]*"', r'\g<1>bw="%s"' % link_bw, text, count=1)
+    if changed == text:
+        raise SystemExit("%s: no cluster bw attribute to change" % shown(path))
+    copy = os.path.join(folder, "%s-%s.xml" % (platform, link_bw))
+    with open(copy, "w") as f:
+        f.write(changed)
+    return copy
+
+
+def simulate(platform, ranks, per_node, scale, args, roots, validate, folder, link_bw=None):
+    out = os.path.join(folder, "r.json")
+    hosts = hostfile(ranks, per_node, folder)
+    platform_xml = platform_file(platform, link_bw, folder)
+    g500 = ["--scale", str(scale), "--roots", str(roots), "-q", "--json", out] + args
+    if not validate:
+        g500.append("--skip-validation")
+    cmd = ["smpirun", "-np", str(ranks), "-platform", platform_xml, "-hostfile", hosts] + \
+        SMPI_CONFIG + [SMPI_BINARY] + g500
+    start = time.time()
+    p = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="1"))
+    wall = time.time() - start
+    if p.returncode != 0:
+        raise SystemExit("failed: %s\n%s" % (" ".join(cmd), p.stderr[-3000:]))
+    with open(out) as f:
+        result = json.load(f)
+    record = summarize(result)
+    record.update({"ranks": ranks, "ranks_per_node": per_node, "scale": scale, "simulation_wall_seconds": wall,
+                   "command": " ".join(["smpirun", "-np", str(ranks), "-platform",
+                                        shown(cmd[4]) if not link_bw else "%s.xml(links %s)" % (
+                                            shown(os.path.join(PLATFORMS, platform)), link_bw),
+                                        "-hostfile", "HOSTS(%d a node)" % per_node] + SMPI_CONFIG +
+                                       [shown(SMPI_BINARY)] + [a if a != out else "RESULT.json" for a in g500])})
+    return record
+
+
+def real(np_, scale, roots, folder):
+    out = os.path.join(folder, "real.json")
+    cmd = [MPIRUN, "-np", str(np_), REAL_BINARY, "--scale", str(scale), "--roots", str(roots), "--skip-validation",
+           "-q", "--json", out]
+    p = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="1"))
+    if p.returncode != 0:
+        raise SystemExit("failed: %s\n%s" % (" ".join(cmd), p.stderr[-3000:]))
+    with open(out) as f:
+        return json.load(f)["statistics"]["time"]["mean"]
+
+
+def calibrate(a):
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for scale in a.scales:
+            for np_ in a.np:
+                measured = real(np_, scale, a.roots, tmp)
+                sim = simulate("this_machine", np_, np_, scale, ["--bfs", "hybrid-1d"], a.roots, False, tmp)
+                rows.append({"scale": scale, "np": np_, "real_mean_time": measured, "simulated_mean_time": sim["mean_time"],
+                             "error": sim["mean_time"] / measured - 1})
+                print("SCALE %d -np %d: real %.6f s, simulated %.6f s (%+.1f%%)" %
+                      (scale, np_, measured, sim["mean_time"], 100 * rows[-1]["error"]), flush=True)
+    return {"kind": "calibration", "platform": "sim/platforms/this_machine.xml", "rows": rows,
+            "real_command": "scripts/mpirun -np NP build/g500 --scale S --roots %d --skip-validation" % a.roots}
+
+
+def weak(a):
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for per_node in a.ranks_per_node:
+            for config in a.configs:
+                for ranks in a.ranks:
+                    scale = a.per_rank + int(round(math.log2(ranks)))
+                    validate = ranks <= a.validate_up_to
+                    r = simulate(a.platform, ranks, per_node, scale, a.config_args[config], a.roots, validate, tmp,
+                                 a.link_bw)
+                    r["config"] = config
+                    rows.append(r)
+                    print("%s %-28s %4d ranks (%d a node) SCALE %d: %.3g TEPS, %.3g ms (compute %.3g, comm %.3g), "
+                          "%.3g MB between nodes a search%s [%.0f s to simulate]" %
+                          (a.platform, config, ranks, per_node, scale, r["harmonic_mean_TEPS"], 1e3 * r["mean_time"],
+                           1e3 * r["compute"], 1e3 * r["communication"], r["bytes_between_nodes_per_search"] / 1e6,
+                           ", validated" if validate else "", r["simulation_wall_seconds"]), flush=True)
+    return {"kind": "weak scaling (SIMULATED)", "platform": "sim/platforms/%s.xml" % a.platform,
+            "link_bandwidth": a.link_bw or "as the platform", "ranks_per_node": a.ranks_per_node,
+            "vertices_per_rank": 2 ** a.per_rank, "roots": a.roots,
+            "configs": {c: " ".join(a.config_args[c]) for c in a.configs}, "rows": rows}
+
+
+def plot(record, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    many_placements = len(record["ranks_per_node"]) > 1
+    lines = dict.fromkeys((r["config"], r["ranks_per_node"]) for r in record["rows"])
+    for config, per_node in lines:
+        rows = [r for r in record["rows"] if r["config"] == config and r["ranks_per_node"] == per_node]
+        label = config + (" (%d a node)" % per_node if many_placements else "")
+        ax.plot([r["ranks"] for r in rows], [r["harmonic_mean_TEPS"] for r in rows], marker="o", label=label)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    placement = "/".join(str(k) for k in record["ranks_per_node"])
+    ax.set_xlabel("ranks (%s a node, 2^%d vertices a rank)" % (placement, int(math.log2(record["vertices_per_rank"]))))
+    ax.set_ylabel("harmonic-mean TEPS (SIMULATED)")
+    links = "" if record["link_bandwidth"] == "as the platform" else ", links %s" % record["link_bandwidth"]
+    ax.set_title("g500 weak scaling on %s%s\n(SimGrid SMPI: SIMULATED)" % (os.path.basename(record["platform"]), links))
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="what", required=True)
+    c = sub.add_parser("calibrate")
+    c.add_argument("--scales", type=lambda s: [int(x) for x in s.split(",")], default=[18, 20])
+    c.add_argument("--np", type=lambda s: [int(x) for x in s.split(",")], default=[1, 2])
+    c.add_argument("--roots", type=int, default=16)
+    c.add_argument("-o", "--output")
+    w = sub.add_parser("weak")
+    w.add_argument("--platform", default="fat_tree_ib")
+    w.add_argument("--ranks", type=lambda s: [int(x) for x in s.split(",")], default=[4, 16, 64, 256])
+    w.add_argument("--ranks-per-node", type=lambda s: [int(x) for x in s.split(",")], default=[1],
+                   help="ranks a node, one or more (each a placement of its own)")
+    w.add_argument("--link-bw", help="the network links' bandwidth (SimGrid units, e.g. 10Gbps) instead of the platform's")
+    w.add_argument("--per-rank", type=int, default=16, help="log2 of the vertices a rank")
+    w.add_argument("--configs", type=lambda s: s.split(","), default=[])
+    w.add_argument("--config", nargs=2, action="append", default=[], metavar=("LABEL", "ARGS"),
+                   help='a configuration of your own: a label and g500\'s options, e.g. c768 "--bfs top-down-1d '
+                        '--coalescing-size 768"')
+    w.add_argument("--roots", type=int, default=8)
+    w.add_argument("--validate-up-to", type=int, default=16, help="validate every search up to this many ranks")
+    w.add_argument("--plot", action="store_true")
+    w.add_argument("-o", "--output")
+    a = ap.parse_args()
+    for binary in ([SMPI_BINARY] + ([REAL_BINARY] if a.what == "calibrate" else [])):
+        if not os.path.exists(binary):
+            raise SystemExit("no %s: build it first (make sim%s)" % (shown(binary), ", make build" if "smpi" not in binary else ""))
+    if a.what == "weak":
+        unknown = [c for c in a.configs if c not in CONFIGS]
+        if unknown:
+            raise SystemExit("unknown configuration(s) %s (known: %s)" % (", ".join(unknown), ", ".join(CONFIGS)))
+        a.config_args = {c: CONFIGS[c] for c in a.configs}
+        for label, args in a.config:
+            a.configs.append(label)
+            a.config_args[label] = args.split()
+        if not a.configs:
+            a.configs = ["hybrid-1d", "hybrid-2d", "top-down-2d"]
+            a.config_args = {c: CONFIGS[c] for c in a.configs}
+    record = calibrate(a) if a.what == "calibrate" else weak(a)
+    record["command"] = "bench/simulate.py " + " ".join(sys.argv[1:])
+    record["date"] = time.strftime("%Y-%m-%d %H:%M")
+    if a.output:
+        os.makedirs(os.path.dirname(os.path.abspath(a.output)), exist_ok=True)
+        with open(a.output, "w") as f:
+            json.dump(record, f, indent=1)
+        if a.what == "weak" and a.plot:
+            plot(record, os.path.splitext(a.output)[0] + ".png")
+
+
+if __name__ == "__main__":
+    main()
