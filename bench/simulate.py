@@ -39,7 +39,15 @@ REAL_BINARY = os.path.join(ROOT, "build", "g500")
 MPIRUN = os.path.join(ROOT, "scripts", "mpirun")
 # Host speed: the platforms' cores run at 1Gf and smpirun is told this machine runs at 1Gf, so a
 # simulated core computes exactly as fast as this machine's core measured it.
-SMPI_CONFIG = ["--cfg=smpi/privatization:dlopen", "--cfg=smpi/host-speed:1Gf", "--log=root.thresh:warning"]
+# Collectives: Open MPI's algorithm choices (coll-selector ompi), as the real runs here make them; SMPI's
+# default allgather posts every pair at once and takes minutes to simulate at 256 ranks.
+# Polling: SMPI charges every MPI_Test and every MPI_Iprobe (MPI_Probe loops over it) 100 us by
+# default, growing with each call that finds nothing, so that busy loops advance the clock. That
+# inflated hybrid-2d's probe and top-down-1d's test loops many times over; 1 us a call, not growing,
+# is what a progress call costs on a real MPI.
+SMPI_CONFIG = ["--cfg=smpi/privatization:dlopen", "--cfg=smpi/host-speed:1Gf", "--cfg=smpi/coll-selector:ompi",
+               "--cfg=smpi/test:1e-6", "--cfg=smpi/iprobe:1e-6", "--cfg=smpi/grow-injected-times:no",
+               "--log=root.thresh:warning"]
 
 # Named configurations: the engine and its options.
 CONFIGS = {
@@ -54,6 +62,11 @@ CONFIGS = {
     "hybrid-1d-hubs": ["--bfs", "hybrid-1d", "--hubs", "1024"],
     "hybrid-2d-unsorted": ["--bfs", "hybrid-2d", "--sort-vertices", "off"],
     "top-down-2d-unsorted": ["--bfs", "top-down-2d", "--sort-vertices", "off"],
+    # Without the degree order's table (2 bytes for every vertex of the graph on every rank), for the
+    # 256-rank runs: all ranks live in the one simulating process, whose memory they share.
+    "hybrid-1d-unordered": ["--bfs", "hybrid-1d", "--degree-order", "off"],
+    "hybrid-1d-unordered-relay": ["--bfs", "hybrid-1d", "--degree-order", "off", "--relay", "auto"],
+    "hybrid-1d-unordered-hubs": ["--bfs", "hybrid-1d", "--degree-order", "off", "--hubs", "1024"],
     "hybrid-1d-all-node": ["--bfs", "hybrid-1d", "--node-shared", "--parallel-allgather", "--relay", "auto",
                            "--hubs", "1024"],
 }
@@ -229,6 +242,8 @@ def main():
                         '--coalescing-size 768"')
     w.add_argument("--roots", type=int, default=8)
     w.add_argument("--validate-up-to", type=int, default=16, help="validate every search up to this many ranks")
+    w.add_argument("--append", action="store_true",
+                   help="add these rows to the --output record of an earlier run of the same platform and size")
     w.add_argument("--plot", action="store_true")
     w.add_argument("-o", "--output")
     a = ap.parse_args()
@@ -249,6 +264,18 @@ def main():
     record = calibrate(a) if a.what == "calibrate" else weak(a)
     record["command"] = "bench/simulate.py " + " ".join(sys.argv[1:])
     record["date"] = time.strftime("%Y-%m-%d %H:%M")
+    if a.what == "weak" and a.append and a.output and os.path.exists(a.output):
+        with open(a.output) as f:
+            earlier = json.load(f)
+        for key in ("platform", "link_bandwidth", "vertices_per_rank", "roots"):
+            if earlier.get(key) != record[key]:
+                raise SystemExit("--append: %s has %s %s, this run %s" % (a.output, key, earlier.get(key), record[key]))
+        earlier["rows"] += record["rows"]
+        earlier["configs"].update(record["configs"])
+        earlier["ranks_per_node"] = sorted(set(earlier["ranks_per_node"]) | set(record["ranks_per_node"]))
+        earlier["commands"] = earlier.get("commands", [earlier.pop("command")]) + [record["command"]]
+        earlier["dates"] = earlier.get("dates", [earlier.pop("date")]) + [record["date"]]
+        record = earlier
     if a.output:
         os.makedirs(os.path.dirname(os.path.abspath(a.output)), exist_ok=True)
         with open(a.output, "w") as f:

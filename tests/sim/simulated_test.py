@@ -9,6 +9,11 @@ import unittest
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 SMPI = os.environ.get("G500_SMPI_BINARY", os.path.join(ROOT, "build-smpi", "g500-smpi"))
+# As bench/simulate.py runs it (docs/scale.md): globals per rank, this machine's speed, Open MPI's
+# collective algorithms.
+SMPI_CONFIG = ["--cfg=smpi/privatization:dlopen", "--cfg=smpi/host-speed:1Gf", "--cfg=smpi/coll-selector:ompi",
+               "--cfg=smpi/test:1e-6", "--cfg=smpi/iprobe:1e-6", "--cfg=smpi/grow-injected-times:no",
+               "--log=root.thresh:warning"]
 
 
 def simulate(platform, ranks, args, folder, per_node=1):
@@ -17,8 +22,7 @@ def simulate(platform, ranks, args, folder, per_node=1):
         f.writelines("node-%d\n" % (r // per_node) for r in range(ranks))
     out = os.path.join(folder, "sim.json")
     cmd = ["smpirun", "-np", str(ranks), "-platform", os.path.join(ROOT, "sim", "platforms", platform + ".xml"),
-           "-hostfile", hosts, "--cfg=smpi/privatization:dlopen", "--cfg=smpi/host-speed:1Gf",
-           "--log=root.thresh:warning", SMPI] + args + ["-q", "--json", out]
+           "-hostfile", hosts] + SMPI_CONFIG + [SMPI] + args + ["-q", "--json", out]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=dict(os.environ, OMP_NUM_THREADS="1"))
     return p, (json.load(open(out)) if p.returncode == 0 else None)
 
@@ -59,9 +63,7 @@ class Simulated(unittest.TestCase):
             args = ["--scale", "12", "--roots", "4", "--skip-validation"]
             _, fast = simulate("fat_tree_ib", 8, args, tmp)
             hosts = os.path.join(tmp, "hosts")
-            p = subprocess.run(["smpirun", "-np", "8", "-platform", slow, "-hostfile", hosts,
-                                "--cfg=smpi/privatization:dlopen", "--cfg=smpi/host-speed:1Gf",
-                                "--log=root.thresh:warning", SMPI] + args + ["-q", "--json", os.path.join(tmp, "s.json")],
+            p = subprocess.run(["smpirun", "-np", "8", "-platform", slow, "-hostfile", hosts] + SMPI_CONFIG + [SMPI] + args + ["-q", "--json", os.path.join(tmp, "s.json")],
                                capture_output=True, text=True, timeout=300, env=dict(os.environ, OMP_NUM_THREADS="1"))
             self.assertEqual(p.returncode, 0, p.stderr[-2000:])
             with open(os.path.join(tmp, "s.json")) as f:
