@@ -99,6 +99,8 @@ def summarize(result):
         "communication": max(0.0, total - compute),
         "bytes_between_nodes_per_search": search.get("bytes_between_nodes", 0) / len(runs),
         "bytes_sent_per_search": search.get("bytes_sent", 0) / len(runs),
+        "messages_sent_per_search": search.get("messages_sent", 0) / len(runs),
+        "distinct_peers": search.get("distinct_peers"),
         "construction_time": result["construction_time"],
         "validated": result["validated"],
         "layout": result["graph"]["layout"],
