@@ -1,17 +1,25 @@
 #!/usr/bin/env python3
-"""Kernel 3 (SSSP) beside the Graph500 reference's in one sitting (issue 11): at each SCALE and rank
-count (one thread per rank), g500 --kernels sssp (64 roots, every search validated) and, when
-given, the reference's graph500_reference_bfs_sssp (built outside this repository; its slow
-validation skipped with SKIP_VALIDATION=1; it runs its BFS roots first), one after the other.
-Records mean SSSP time, harmonic-mean SSSP TEPS, construction time and, for g500, validation time
-per root and the buckets per search.
+"""Kernel 3 (SSSP) in one sitting beside its peers (issues 11 and 29).
 
-  bench/sssp.py --scales 16,18,20 --np 1,2 --reference REFERENCE/src/graph500_reference_bfs_sssp \\
-      -o bench/results/sssp/sssp.json
+sitting: at each SCALE and (ranks x threads) of 2 cores, g500 --kernels bfs,sssp (64 roots, every
+search validated: the BFS validation is the yardstick for the SSSP one), the Graph500 reference's
+graph500_reference_bfs_sssp at the same rank count (one thread a rank; its slow validation skipped
+with SKIP_VALIDATION=1), and GAPBS's sssp -g SCALE -n 64 with 2 threads (its own integer weights
+and delta, so only time a search and edges a second compare). Peers are built outside this
+repository and named by placeholders in the record.
+
+sweep: g500 alone, one SCALE and layout, each variant (a label and g500 options, e.g. a --delta or
+an --sssp-* mode) run in turn, every search validated; the mean time a search of each.
+
+  bench/sssp.py sitting --scales 22 --layouts 2x1,1x2 --reference REF --gapbs GAPBS \\
+      -o bench/results/sssp/sitting_s22.json
+  bench/sssp.py sweep --scale 20 --layout 2x1 --roots 16 --variant d0.1 "--delta 0.1" \\
+      --variant d0.01 "--delta 0.01" -o bench/results/sssp/delta_s20.json
 """
 import argparse
 import json
 import os
+import shlex
 import statistics
 import sys
 
@@ -21,57 +29,115 @@ import run_bench  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def run_g500(binary, scale, np, roots):
-    args = ["--scale", str(scale), "--roots", str(roots), "--kernels", "sssp"]
-    r, command = run_bench.g500_json(binary, np, args)
-    stats = r["sssp"]["statistics"]
-    return {"code": "g500", "scale": scale, "np": np, "command": command,
-            "mean_time": stats["time"]["mean"], "harmonic_mean_teps": stats["TEPS"]["harmonic_mean"],
-            "construction_time": r["construction_time"], "mean_validate": stats["validate"]["mean"],
-            "buckets_per_search": statistics.mean(len(x["buckets"]) for x in r["sssp"]["runs"]),
-            "all_valid": all(x["result"] == "valid" for x in r["sssp"]["runs"])}
+def layout(text):
+    np, threads = (int(x) for x in text.split("x"))
+    return np, threads
+
+
+def run_g500(binary, scale, np, threads, roots, extra=(), kernels="bfs,sssp"):
+    args = ["--scale", str(scale), "--roots", str(roots), "--kernels", kernels] + list(extra)
+    r, command = run_bench.g500_json(binary, np, args, threads)
+    sssp = r["sssp"]["statistics"]
+    row = {"code": "g500", "scale": scale, "np": np, "threads": threads, "command": command,
+           "mean_time": sssp["time"]["mean"], "harmonic_mean_teps": sssp["TEPS"]["harmonic_mean"],
+           "edges_per_second": statistics.mean(x["nedge"] for x in r["sssp"]["runs"]) / sssp["time"]["mean"],
+           "construction_time": r["construction_time"], "sssp_mean_validate": sssp["validate"]["mean"],
+           "buckets_per_search": statistics.mean(len(x["buckets"]) for x in r["sssp"]["runs"]),
+           "all_valid": all(x["result"] == "valid" for x in r["sssp"]["runs"]),
+           "peak_bytes_per_tuple": r["memory"]["peak_bytes_per_tuple"], "options": r["options"]}
+    if "bfs" in kernels:
+        bfs = r["statistics"]
+        row["bfs_mean_time"] = bfs["time"]["mean"]
+        row["bfs_mean_validate"] = bfs["validate"]["mean"]
+        row["sssp_over_bfs_validate"] = row["sssp_mean_validate"] / row["bfs_mean_validate"]
+        row["all_valid"] = row["all_valid"] and all(x["result"] == "valid" for x in r["runs"])
+    return row
 
 
 def run_reference(binary, scale, np):
     cmd = run_bench.mpirun(np) + [binary, str(scale), "16"]
     out = run_bench.execute(cmd, 1, {"SKIP_VALIDATION": "1"})
-    return {"code": "reference-3.0", "scale": scale, "np": np,
+    return {"code": "reference-3.0", "scale": scale, "np": np, "threads": 1,
             "command": "SKIP_VALIDATION=1 OMP_NUM_THREADS=1 %s" % run_bench.shown(cmd),
             "mean_time": run_bench.number(r"^sssp mean_time:\s+(\S+)", out),
             "harmonic_mean_teps": run_bench.number(r"^sssp harmonic_mean_TEPS:\s+!?\s*(\S+)", out),
             "construction_time": run_bench.number(r"^construction_time:\s+(\S+)", out)}
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--g500", default="build/g500")
-    ap.add_argument("--reference", help="graph500_reference_bfs_sssp, built outside this repository")
-    ap.add_argument("--scales", default="16,18,20")
-    ap.add_argument("--np", default="1,2")
-    ap.add_argument("--roots", type=int, default=64)
-    ap.add_argument("-o", "--output", default="bench/results/sssp/sssp.json")
-    a = ap.parse_args()
-    binary = os.path.relpath(os.path.abspath(a.g500), ROOT)
+def run_gapbs(binary, scale, threads, roots):
+    cmd = [binary, "-g", str(scale), "-n", str(roots)]
+    out = run_bench.execute(cmd, threads)
+    mean = run_bench.number(r"^Average Time:\s+(\S+)", out)
+    # GAPBS's Kronecker graph: 16 * 2^SCALE undirected edges before it drops duplicates.
+    return {"code": "gapbs", "scale": scale, "np": 1, "threads": threads,
+            "command": "OMP_NUM_THREADS=%d %s" % (threads, run_bench.shown(cmd)), "mean_time": mean,
+            "edges_per_second": 16 * 2 ** scale / mean, "harmonic_mean_teps": None,
+            "construction_time": run_bench.number(r"^Build Time:\s+(\S+)", out)}
+
+
+def sitting(a, binary):
     reference = os.path.abspath(a.reference) if a.reference else None
+    gapbs = os.path.abspath(a.gapbs) if a.gapbs else None
     if reference:
         run_bench.PEER_NAMES[reference] = "REFERENCE/src/graph500_reference_bfs_sssp"
+    if gapbs:
+        run_bench.PEER_NAMES[gapbs] = "GAPBS/sssp"
     rows = []
     for scale in [int(s) for s in a.scales.split(",")]:
-        for np in [int(n) for n in a.np.split(",")]:
-            mine = run_g500(binary, scale, np, a.roots)
+        gap = run_gapbs(gapbs, scale, 2, a.roots) if gapbs else None
+        if gap:
+            rows.append(gap)
+        for np, threads in (layout(x) for x in a.layouts.split(",")):
+            mine = run_g500(binary, scale, np, threads, a.roots)
             rows.append(mine)
             if reference:
                 ref = run_reference(reference, scale, np)
                 rows.append(ref)
                 mine["teps_over_reference"] = mine["harmonic_mean_teps"] / ref["harmonic_mean_teps"]
+            if gap:
+                mine["time_over_gapbs"] = mine["mean_time"] / gap["mean_time"]
+    return rows
+
+
+def sweep(a, binary):
+    np, threads = layout(a.layout)
+    rows = []
+    for label, args in a.variant:
+        row = run_g500(binary, a.scale, np, threads, a.roots, shlex.split(args), kernels="sssp")
+        row["label"] = label
+        rows.append(row)
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="what", required=True)
+    s = sub.add_parser("sitting")
+    s.add_argument("--scales", default="20")
+    s.add_argument("--layouts", default="2x1,1x2", help="ranks x threads, comma-separated")
+    s.add_argument("--reference", help="graph500_reference_bfs_sssp, built outside this repository")
+    s.add_argument("--gapbs", help="GAPBS's sssp, built outside this repository")
+    w = sub.add_parser("sweep")
+    w.add_argument("--scale", type=int, default=20)
+    w.add_argument("--layout", default="2x1")
+    w.add_argument("--variant", nargs=2, action="append", metavar=("LABEL", "ARGS"), required=True)
+    for p in (s, w):
+        p.add_argument("--g500", default="build/g500")
+        p.add_argument("--roots", type=int, default=64)
+        p.add_argument("-o", "--output", required=True)
+    a = ap.parse_args()
+    binary = os.path.relpath(os.path.abspath(a.g500), ROOT)
+    rows = sitting(a, binary) if a.what == "sitting" else sweep(a, binary)
     out = {"command": "bench/sssp.py " + run_bench.shown(sys.argv[1:]), "runs": rows}
     os.makedirs(os.path.dirname(os.path.abspath(a.output)), exist_ok=True)
     with open(a.output, "w") as f:
         json.dump(out, f, indent=1)
     for r in rows:
-        extra = f"  x{r['teps_over_reference']:.1f} the reference" if "teps_over_reference" in r else ""
-        print(f"{r['code']:14s} S{r['scale']} np{r['np']}: {r['mean_time'] * 1e3:9.2f} ms  "
-              f"{r['harmonic_mean_teps']:.3g} TEPS  build {r['construction_time']:.2f} s{extra}")
+        extra = "".join(f"  {k} {r[k]:.3g}" for k in ("teps_over_reference", "time_over_gapbs", "sssp_over_bfs_validate")
+                        if k in r)
+        teps = f"{r['harmonic_mean_teps']:.3g} TEPS" if r.get("harmonic_mean_teps") else ""
+        print(f"{r.get('label', r['code']):14s} S{r['scale']} {r['np']}x{r['threads']}: {r['mean_time'] * 1e3:9.2f} ms  "
+              f"{teps}  build {r['construction_time']:.2f} s{extra}")
 
 
 if __name__ == "__main__":

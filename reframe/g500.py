@@ -25,7 +25,7 @@ class G500Check(rfm.RunOnlyRegressionTest):
     valid_prog_environs = ["*"]
     g500_binary = variable(str, value=os.path.join(REPO, "build", "g500"))
     scale = variable(int, value=14)
-    engine = variable(str, value="hybrid-1d")
+    engine = variable(str, value="auto")  # g500 --bfs: auto picks by rank count
     kernels = variable(str, value="bfs,sssp")
     roots = variable(int, value=64)
     extra_opts = variable(typ.List[str], value=[])  # more g500 options, e.g. --validation-batch 8

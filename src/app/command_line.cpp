@@ -11,6 +11,7 @@
 #include <set>
 #include <utility>
 
+#include "bfs/engine_choice.hpp"
 #include "bfs/registry.hpp"
 #include "core/cli_choice.hpp"
 #include "core/cli_decimal.hpp"
@@ -49,7 +50,7 @@ std::string first_line(const std::string& text) { return text.substr(0, text.fin
 
 // The options of the run whose meaning depends on others, kept to check them after parsing.
 struct RunFlags {
-  CLI::Option *input, *input_weights, *format, *relabel, *roots_file, *bfs, *delta, *validation_batch, *json,
+  CLI::Option *input, *input_weights, *format, *relabel, *roots_file, *bfs, *delta, *sssp_fusion, *sssp_heavy, *sssp_tail, *validation_batch, *json,
       *output, *output_format, *comm_matrix, *energy_loop;
   std::vector<std::string> kernels = {"bfs"};
   std::string delta_text, energy_loop_text;
@@ -78,7 +79,11 @@ void add_run_options(CLI::App& app, RunOptions& run, RunFlags& f) {
                   ->transform(choice<Relabel>({{"auto", Relabel::automatic}, {"on", Relabel::on}, {"off", Relabel::off}}))
                   ->default_str("auto");
   app.add_option("-n,--roots", run.roots, "number of BFS roots (>= 1)")->capture_default_str()->transform(decimal<int>());
-  std::string engines_help = "BFS engine:";
+  std::string engines_help =
+      "BFS engine:\n  auto: hybrid-2d from " + std::to_string(kAutoTwoDRanks) +
+      " ranks whose grid is at most " + std::to_string(kAutoMaxGridAspect) +
+      "x as wide as tall, else hybrid-1d (the scale lab's finding, docs/scale.md); only engines that read every "
+      "option given";
   for (const EngineSpec& e : engine_table()) engines_help += "\n  " + e.name + ": " + e.help;
   f.bfs = app.add_option("--bfs", run.bfs.engine, engines_help)->capture_default_str();
   // Every engine's option groups, each once, and which options each added.
@@ -93,8 +98,20 @@ void add_run_options(CLI::App& app, RunOptions& run, RunFlags& f) {
   }
   app.add_option("--kernels", f.kernels, "kernels to run over the roots, comma-separated: bfs (kernel 2), sssp (kernel 3)")
       ->delimiter(',')->transform(one_of({"bfs", "sssp"}))->default_str("bfs");
-  f.delta = app.add_option("--delta", f.delta_text, "SSSP: delta-stepping bucket width (the reference's 0.1)")
-                ->default_str("0.1");
+  f.delta = app.add_option("--delta", f.delta_text, "SSSP: delta-stepping bucket width (the reference uses 0.1)")
+                ->default_str("0.01");
+  f.sssp_fusion = app.add_option("--sssp-fusion", run.kernels.sssp_fusion,
+                                 "SSSP: relax a rank's own vertices that fall back into the current bucket before the "
+                                 "round's exchange (bucket fusion), or one global round each")
+                      ->transform(choice<bool>({{"on", true}, {"off", false}}))->default_str("on");
+  f.sssp_heavy = app.add_option("--sssp-heavy", run.kernels.sssp_heavy,
+                                "SSSP: a bucket's heavy edges pushed by its settled vertices, pulled by the unsettled "
+                                "ones from a copy of the bucket on every rank, or auto: whichever has less work")
+                     ->transform(choice<int>({{"auto", 0}, {"push", 1}, {"pull", 2}}))->default_str("auto");
+  f.sssp_tail = app.add_option("--sssp-tail", run.kernels.sssp_tail,
+                               "SSSP: once few vertices wait in later buckets, relax them all Bellman-Ford style in "
+                               "one last bucket, or keep a bucket each")
+                    ->transform(choice<bool>({{"on", true}, {"off", false}}))->default_str("on");
   f.validation_batch =
       app.add_option("--validation-batch", run.kernels.bfs_validation_batch,
                      "BFS searches validated together, with one pass over the tuples: faster by up to that factor, "
@@ -124,35 +141,80 @@ void add_run_options(CLI::App& app, RunOptions& run, RunFlags& f) {
 
 bool given(const CLI::Option* option) { return option->count() > 0; }
 
+// The option groups the run may read: its engine's, or those of every engine auto may choose.
+std::vector<const OptionGroup*> groups_read(const BfsOptions& bfs) {
+  if (bfs.engine != kAutoEngine) return find_engine(bfs.engine).option_groups;
+  std::vector<const OptionGroup*> groups;
+  for (const std::string& name : bfs.auto_candidates)
+    for (const OptionGroup* g : find_engine(name).option_groups)
+      if (std::find(groups.begin(), groups.end(), g) == groups.end()) groups.push_back(g);
+  return groups;
+}
+
+std::string readers(const OptionGroup* group) {
+  std::string engines;
+  for (const EngineSpec& e : engine_table())
+    if (std::find(e.option_groups.begin(), e.option_groups.end(), group) != e.option_groups.end())
+      engines += (engines.empty() ? "" : ", ") + e.name;
+  return engines;
+}
+
+[[noreturn]] void refuse(const CLI::Option* o, const std::string& why) {
+  throw UserError(o->get_name() + " does not apply " + why);
+}
+
+// --bfs auto: the engines it may choose are those that read every option given.
+void check_auto(RunOptions& run, const RunFlags& f) {
+  std::vector<const OptionGroup*> given_groups;
+  std::map<std::vector<std::string>, const CLI::Option*> by_readers;  // one given option per reader set
+  for (const auto& [group, options] : f.group_options) {
+    for (const CLI::Option* o : options) {
+      if (!given(o)) continue;
+      const std::vector<std::string> read_by = engines_reading({group});
+      if (read_by.empty()) {
+        refuse(o, "to --bfs auto, which chooses hybrid-1d or hybrid-2d (it is read by " + readers(group) +
+                      "); name the engine with --bfs");
+      }
+      by_readers.emplace(read_by, o);
+      given_groups.push_back(group);
+      break;
+    }
+  }
+  run.bfs.auto_candidates = engines_reading(given_groups);
+  if (run.bfs.auto_candidates.empty()) {
+    // Each option alone is read by some candidate, so two of them are read by different ones.
+    const CLI::Option* one = by_readers.at({auto_engines()[0]});
+    const CLI::Option* other = by_readers.at({auto_engines()[1]});
+    throw UserError("no engine reads both " + one->get_name() + " (" + auto_engines()[0] + ") and " +
+                    other->get_name() + " (" + auto_engines()[1] + ")");
+  }
+}
+
 // One rule for every option: one that cannot change the run is an error that names it and why.
-void check_applies(const RunOptions& run, const RunFlags& f) {
-  const auto refuse = [](const CLI::Option* o, const std::string& why) {
-    throw UserError(o->get_name() + " does not apply " + why);
-  };
+void check_applies(RunOptions& run, const RunFlags& f) {
   for (const CLI::Option* o : {f.input_weights, f.format, f.relabel})
     if (given(o) && !given(f.input)) refuse(o, "without --input");
   if (given(f.comm_matrix) && !given(f.json)) refuse(f.comm_matrix, "without --json, where it is written");
   if (given(f.output_format) && !given(f.output)) refuse(f.output_format, "without --output");
-  if (given(f.delta) && !run.kernels.sssp) refuse(f.delta, "without --kernels sssp");
-  const EngineSpec& engine = find_engine(run.bfs.engine);
-  for (const auto& [group, options] : f.group_options) {
-    const bool read = std::find(engine.option_groups.begin(), engine.option_groups.end(), group) !=
-                      engine.option_groups.end();
-    // Without kernel 2 only the id width is read (by kernel 3).
-    const bool used = run.kernels.bfs ? read : std::string(group->name) == "ids";
-    for (const CLI::Option* o : options) {
-      if (!given(o) || used) continue;
-      if (!run.kernels.bfs) refuse(o, "without the BFS kernel (--kernels sssp runs none)");
-      std::string engines;
-      for (const EngineSpec& e : engine_table())
-        if (std::find(e.option_groups.begin(), e.option_groups.end(), group) != e.option_groups.end())
-          engines += (engines.empty() ? "" : ", ") + e.name;
-      refuse(o, "to --bfs " + run.bfs.engine + " (it is read by " + engines + ")");
-    }
-  }
+  for (const CLI::Option* o : {f.delta, f.sssp_fusion, f.sssp_heavy, f.sssp_tail})
+    if (given(o) && !run.kernels.sssp) refuse(o, "without --kernels sssp");
   if (!run.kernels.bfs) {
+    // Without kernel 2 only the id width is read (by kernel 3).
+    for (const auto& [group, options] : f.group_options)
+      for (const CLI::Option* o : options)
+        if (given(o) && std::string(group->name) != "ids") refuse(o, "without the BFS kernel (--kernels sssp runs none)");
     for (const CLI::Option* o : {f.bfs, f.validation_batch})
       if (given(o)) refuse(o, "without the BFS kernel (--kernels sssp runs none)");
+    if (run.bfs.engine == kAutoEngine) run.bfs.auto_candidates = auto_engines();
+    return;
+  }
+  if (run.bfs.engine == kAutoEngine) return check_auto(run, f);
+  const EngineSpec& engine = find_engine(run.bfs.engine);
+  for (const auto& [group, options] : f.group_options) {
+    if (std::find(engine.option_groups.begin(), engine.option_groups.end(), group) != engine.option_groups.end())
+      continue;
+    for (const CLI::Option* o : options)
+      if (given(o)) refuse(o, "to --bfs " + run.bfs.engine + " (it is read by " + readers(group) + ")");
   }
 }
 
@@ -247,7 +309,7 @@ Command parse_command_line(int argc, const char* const* argv) {
   if (run.roots < 1) throw UserError("--roots must be at least 1, got " + std::to_string(run.roots));
   check_names(run, flags);
   check_applies(run, flags);
-  for (const OptionGroup* g : find_engine(run.bfs.engine).option_groups) g->check(run.bfs);
+  for (const OptionGroup* g : groups_read(run.bfs)) g->check(run.bfs);
   return cmd;
 }
 

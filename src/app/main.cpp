@@ -11,6 +11,7 @@
 #include "app/command_line.hpp"
 #include "app/thread_choice.hpp"
 #include "app/version.hpp"
+#include "bfs/engine_choice.hpp"
 #include "bfs/registry.hpp"
 #include "core/error.hpp"
 #include "harness/benchmark.hpp"
@@ -23,7 +24,10 @@ namespace {
 
 std::string joined(int argc, char** argv) {
   std::string s;
-  for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
+  for (int i = 0; i < argc; ++i) {
+    if (i) s += ' ';
+    s += argv[i];
+  }
   return s;
 }
 
@@ -102,7 +106,11 @@ int main(int argc, char** argv) {
   g500::mpi::ThreadLevel level = g500::mpi::ThreadLevel::funneled;
   try {
     cmd = g500::parse_command_line(argc, argv);
-    if (cmd->kind == g500::Command::Kind::run) level = g500::find_engine(cmd->run.bfs.engine).thread_level;
+    if (cmd->kind == g500::Command::Kind::run) {
+      const g500::BfsOptions& bfs = cmd->run.bfs;
+      level = bfs.engine == g500::kAutoEngine ? g500::thread_level_for(bfs.auto_candidates)
+                                              : g500::find_engine(bfs.engine).thread_level;
+    }
   } catch (const g500::UserError& e) {
     parse_error = e.what();
   }
@@ -110,6 +118,9 @@ int main(int argc, char** argv) {
   const g500::mpi::Comm world = g500::mpi::Comm::world();
   try {
     if (!parse_error.empty()) throw g500::UserError(parse_error);
+    g500::BfsOptions& bfs = cmd->run.bfs;
+    if (cmd->kind == g500::Command::Kind::run && bfs.engine == g500::kAutoEngine)
+      bfs.engine = g500::choose_engine(bfs.auto_candidates, world.size(), bfs.grid.grid);
     return run(*cmd, argc, argv, world);
   } catch (const g500::UserError& e) {
     if (world.is_root()) std::fprintf(stderr, "g500: error: %s\n", e.what());

@@ -4,6 +4,7 @@
 // it reads. A plain header (no CLI or JSON library) so any engine, CUDA ones too, can include it.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace g500 {
 
@@ -62,7 +63,10 @@ struct NodeOptions {
 enum class IdWidth { automatic, bits32, bits64 };
 
 struct BfsOptions {
-  std::string engine = "hybrid-1d";
+  // "auto" until the rank count is known; then the engine that runs (bfs/engine_choice.hpp).
+  std::string engine = "auto";
+  // --bfs auto's candidates, fixed by the options given; empty when the engine was named.
+  std::vector<std::string> auto_candidates;
   DirectionOptions direction;
   BottomUpOptions bottom_up;
   CoalescingOptions coalescing;

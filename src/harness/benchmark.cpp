@@ -203,7 +203,9 @@ vertex_t build_graphs(const RunOptions& options, const EngineSpec& spec, const E
     graphs.bfs->build(source);
   }
   if (kernels.sssp) {
-    graphs.sssp = make_delta_stepping(comm, *graphs.part, kernels.delta, use_32_bit_ids(options.bfs.ids, n));
+    graphs.sssp = make_delta_stepping(comm, *graphs.part, SsspOptions{kernels.delta, kernels.sssp_fusion,
+                                                  static_cast<HeavyDirection>(kernels.sssp_heavy), kernels.sssp_tail},
+                                      use_32_bit_ids(options.bfs.ids, n));
     graphs.sssp->build(source);
   }
   return n;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "bfs/engine_choice.hpp"
 #include "bfs/registry.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
@@ -44,7 +45,11 @@ std::int64_t estimate_graph_bytes(double n, double m, int num_ranks, const BfsOp
   bytes += 2 * n + n / 8 + 3 * n_local / 8 + 3 * 2 * 8 * std::min(m_local, validation_round);
   if (kernels.bfs) bytes += BfsBatchValidator::extra_bytes(n, n_local, kernels.bfs_validation_batch);
   const GraphShape shape{n, m, num_ranks};
-  if (kernels.bfs) bytes += static_cast<double>(find_engine(bfs.engine).memory_bytes(shape, bfs));
+  // --bfs auto not yet resolved (a caller without MPI): the engine it would choose for num_ranks.
+  const std::string engine = bfs.engine != kAutoEngine ? bfs.engine
+                             : choose_engine(bfs.auto_candidates.empty() ? auto_engines() : bfs.auto_candidates,
+                                             num_ranks, bfs.grid.grid);
+  if (kernels.bfs) bytes += static_cast<double>(find_engine(engine).memory_bytes(shape, bfs));
   if (kernels.sssp) {
     // distances, confirmed flags; validation's tuples relayed to the owners with their weights
     // (buckets, sent, received; 64-bit ids at worst) and a round's weights

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <fstream>
 #include <ostream>
@@ -175,6 +176,8 @@ nlohmann::json sssp_json(const RunRecord& run) {
     for (const BucketRecord& b : r.buckets) {
       buckets.push_back({{"bucket", b.bucket}, {"light_rounds", b.light_rounds}, {"settled", b.settled},
                          {"light_relaxations", b.light_relaxations}, {"heavy_relaxations", b.heavy_relaxations},
+                         {"useful_relaxations", b.useful_relaxations}, {"fused_rounds", b.fused_rounds},
+                         {"bytes_sent", b.bytes_sent}, {"pulled", b.pulled},
                          {"seconds", b.seconds}});
     }
     roots.push_back({{"root", r.shown_root}, {"seconds", r.seconds}, {"nedge", r.nedge}, {"teps", r.teps},
@@ -207,8 +210,14 @@ nlohmann::json to_json(const RunRecord& run, const std::string& command_line) {
   nlohmann::json options = {{"scale", o.scale}, {"edgefactor", o.edgefactor}, {"seed", o.seed},
                             {"roots", o.roots}, {"kernels", kernels}, {"bfs", o.bfs.engine},
                             {"skip_validation", o.skip_validation}};
+  if (!o.bfs.auto_candidates.empty()) options["bfs_chosen_by"] = "auto";
   if (o.kernels.bfs && !o.skip_validation) options["validation_batch"] = o.kernels.bfs_validation_batch;
-  if (o.kernels.sssp) options["delta"] = o.kernels.delta;
+  if (o.kernels.sssp) {
+    options["delta"] = o.kernels.delta;
+    options["sssp_fusion"] = o.kernels.sssp_fusion;
+    options["sssp_tail"] = o.kernels.sssp_tail;
+    options["sssp_heavy"] = std::array{"auto", "push", "pull"}[o.kernels.sssp_heavy];
+  }
   for (const OptionGroup* g : find_engine(o.bfs.engine).option_groups) g->to_json(o.bfs, options);
   return {
       {"command", command_line},

@@ -6,15 +6,28 @@
 #include <limits>
 #include <memory>
 
+#include "core/memory.hpp"
 #include "core/timer.hpp"
 #include "exchange/rounds.hpp"
-#include "core/memory.hpp"
 
 namespace g500 {
+namespace {
+
+// A fresh stamp: never seen in `stamps` before (they are cleared when the counter wraps).
+std::uint32_t next_stamp(std::vector<std::uint32_t>& stamps, std::uint32_t& counter) {
+  if (++counter == 0) {
+    std::fill(stamps.begin(), stamps.end(), 0);
+    counter = 1;
+  }
+  return counter;
+}
+
+}  // namespace
 
 template <class Column>
-DeltaStepping<Column>::DeltaStepping(const mpi::Comm& comm, const Partition1D& part, float delta)
-    : comm_(comm), part_(part), delta_(delta), per_delta_(1.0 / static_cast<double>(delta)), csr_{part, {}, {}, {}},
+DeltaStepping<Column>::DeltaStepping(const mpi::Comm& comm, const Partition1D& part, SsspOptions options)
+    : comm_(comm), part_(part), options_(options), per_delta_(1.0 / static_cast<double>(options.delta)),
+      csr_{part, {}, {}, {}}, bins_(omp_get_max_threads()),
       buckets_(comm.size(), omp_get_max_threads(), "sssp.relaxations") {}
 
 template <class Column>
@@ -23,136 +36,288 @@ void DeltaStepping<Column>::build(const EdgeSource& source) {
   light_.resize(part_.local_count());
 #pragma omp parallel for schedule(static)
   for (local_t i = 0; i < part_.local_count(); ++i) {
-    light_[i] = static_cast<std::uint32_t>(csr_.light_end(i, delta_) - csr_.offsets[i]);
+    light_[i] = static_cast<std::uint32_t>(csr_.light_end(i, options_.delta) - csr_.offsets[i]);
   }
+  with_edges_ = 0;
+#pragma omp parallel for reduction(+ : with_edges_)
+  for (local_t i = 0; i < part_.local_count(); ++i) with_edges_ += csr_.degree(i) > 0;
+  round_stamp_.assign(part_.local_count(), 0);
+  member_stamp_.assign(part_.local_count(), 0);
 }
 
 template <class Column>
 template <class First, class Last>
-std::int64_t DeltaStepping<Column>::relax(const std::vector<local_t>& from, First&& first, Last&& last,
-                                          std::span<vertex_t> parents, std::span<float> dist, std::int64_t bucket,
-                                          bool requeue) {
-  // In pieces of about kTopDownRound requests, one exchange each, so the buffers stay a few MB
-  // however many edges a bucket relaxes; every rank takes part in the busiest rank's count.
-  std::vector<std::int64_t> ends;
+void DeltaStepping<Column>::relax(std::span<const local_t> from, First&& first, Last&& last, Counts& counts) {
+  const int me = comm_.rank();
+  std::int64_t relaxations = 0, useful = 0, remote = 0;
+#pragma omp parallel reduction(+ : relaxations, useful, remote)
+  {
+    const int t = omp_get_thread_num();
+#pragma omp for schedule(dynamic, 64)
+    for (std::size_t i = 0; i < from.size(); ++i) {
+      const local_t u = from[i];
+      const Column parent = static_cast<Column>(part_.to_global(u));
+      const float du = labels_.dist(u);
+      const edge_count_t end = last(u);
+      relaxations += end - first(u);
+      for (edge_count_t k = first(u); k < end; ++k) {
+        const vertex_t v = static_cast<vertex_t>(csr_.columns[k]);
+        const float d = du + csr_.weights[k];
+        const int owner = part_.owner(v);
+        if (owner == me) {
+          const local_t lv = part_.to_local(v);
+          if (labels_.offer(lv, d, parent)) {
+            ++useful;
+            bins_.push(t, bucket_of(d), lv);
+          }
+        } else {
+          buckets_.push(t, owner, Relaxation{csr_.columns[k], parent, d});
+          ++remote;
+        }
+      }
+    }
+  }
+  counts.relaxations += relaxations;
+  counts.useful += useful;
+  counts.remote += remote;
+}
+
+template <class Column>
+void DeltaStepping<Column>::exchange(Counts& counts) {
+  buckets_.exchange(comm_, arrived_);
+  std::int64_t useful = 0;
+#pragma omp parallel reduction(+ : useful)
+  {
+    const int t = omp_get_thread_num();
+#pragma omp for schedule(static)
+    for (std::size_t i = 0; i < arrived_.size(); ++i) {
+      const Relaxation& r = arrived_[i];
+      const local_t v = part_.to_local(static_cast<vertex_t>(r.vertex));
+      if (labels_.offer(v, r.dist, r.parent)) {
+        ++useful;
+        bins_.push(t, bucket_of(r.dist), v);
+      }
+    }
+  }
+  counts.useful += useful;
+  remote_at_exchange_ = counts.remote;
+}
+
+template <class Column>
+template <class First, class Last>
+std::int64_t DeltaStepping<Column>::pieces(std::span<const local_t> from, First&& first, Last&& last,
+                                           std::vector<std::size_t>& ends) {
+  ends.clear();
   edge_count_t in_piece = 0;
   for (std::size_t i = 0; i < from.size(); ++i) {
     in_piece += last(from[i]) - first(from[i]);
     if (in_piece >= exchange::kTopDownRound) {
-      ends.push_back(static_cast<std::int64_t>(i) + 1);
+      ends.push_back(i + 1);
       in_piece = 0;
     }
   }
-  if (in_piece > 0 || ends.empty()) ends.push_back(static_cast<std::int64_t>(from.size()));
-  const std::int64_t pieces = comm_.allreduce<std::int64_t>(static_cast<std::int64_t>(ends.size()), mpi::Op::max);
-  std::int64_t sent = 0;
-  for (std::int64_t piece = 0; piece < pieces; ++piece) {
-    const std::int64_t mine = static_cast<std::int64_t>(ends.size()), all = static_cast<std::int64_t>(from.size());
-    const std::int64_t lo = piece == 0 ? 0 : piece <= mine ? ends[piece - 1] : all;
-    const std::int64_t hi = piece < mine ? ends[piece] : all;
-#pragma omp parallel reduction(+ : sent)
-    {
-      const int t = omp_get_thread_num();
-#pragma omp for schedule(dynamic, 64)
-      for (std::int64_t i = lo; i < hi; ++i) {
-        const local_t u = from[i];
-        const Column parent = static_cast<Column>(part_.to_global(u));
-        const float du = dist[u];
-        for (edge_count_t k = first(u), end = last(u); k < end; ++k) {
-          const vertex_t v = static_cast<vertex_t>(csr_.columns[k]);
-          buckets_.push(t, part_.owner(v), Relaxation{csr_.columns[k], parent, du + csr_.weights[k]});
-          ++sent;
+  if (ends.empty() ? !from.empty() : ends.back() < from.size()) ends.push_back(from.size());
+  return comm_.allreduce<std::int64_t>(static_cast<std::int64_t>(ends.size()), mpi::Op::max);
+}
+
+template <class Column>
+template <class First, class Last>
+void DeltaStepping<Column>::relax_in_pieces(std::span<const local_t> from, First&& first, Last&& last,
+                                            Counts& counts, const std::function<void()>& before_last_exchange) {
+  std::vector<std::size_t> ends;
+  const std::int64_t n = pieces(from, first, last, ends);
+  for (std::int64_t p = 0; p < n; ++p) {
+    const std::size_t mine = ends.size();
+    const std::size_t lo = p == 0 ? 0 : static_cast<std::size_t>(p) <= mine ? ends[p - 1] : from.size();
+    const std::size_t hi = static_cast<std::size_t>(p) < mine ? ends[p] : from.size();
+    relax(from.subspan(lo, hi - lo), first, last, counts);
+    if (p == n - 1 && before_last_exchange) before_last_exchange();
+    exchange(counts);
+  }
+}
+
+template <class Column>
+bool DeltaStepping<Column>::pull_heavy(std::span<const local_t> fresh) {
+  if (options_.heavy != HeavyDirection::automatic) return options_.heavy == HeavyDirection::pull;
+  std::int64_t work[2] = {0, with_edges_ - settled_here_};  // entries to push, vertices to pull
+  for (const local_t u : fresh) work[0] += csr_.offsets[u + 1] - csr_.offsets[u] - light_[u];
+  comm_.allreduce_inplace<std::int64_t>(work, mpi::Op::sum);
+  return static_cast<double>(work[0]) > kPullEdgesPerUnsettled * static_cast<double>(work[1]);
+}
+
+template <class Column>
+void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh, Counts& counts) {
+  sorted_.assign(fresh.begin(), fresh.end());
+  std::sort(sorted_.begin(), sorted_.end());
+  settled_.gather(comm_, part_, sorted_, [&](local_t v) { return labels_.dist(v); });
+  const float lowest = settled_.lowest();
+  std::int64_t examined = 0, useful = 0;
+#pragma omp parallel reduction(+ : examined, useful)
+  {
+    const int t = omp_get_thread_num();
+#pragma omp for schedule(dynamic, 1024)
+    for (local_t v = 0; v < part_.local_count(); ++v) {
+      const float dv = labels_.dist(v);
+      if (bucket_of(dv) <= b) continue;  // settled
+      float best = std::numeric_limits<float>::infinity();
+      vertex_t best_u = -1;
+      const edge_count_t end = csr_.offsets[v + 1];
+      // Rows ascend by weight: past lowest + w >= what v has, no member can offer less.
+      for (edge_count_t k = csr_.offsets[v] + light_[v]; k < end; ++k) {
+        const float w = csr_.weights[k];
+        if (lowest + w > std::min(best, dv)) break;
+        ++examined;
+        const vertex_t u = static_cast<vertex_t>(csr_.columns[k]);
+        if (!settled_.contains(u)) continue;
+        const float d = settled_.dist(u) + w;
+        if (d < best || (d == best && u < best_u)) {
+          best = d;
+          best_u = u;
         }
       }
-    }
-    buckets_.exchange(comm_, arrived_);
-    // Applied by one thread: a vertex may get several offers, and the lowest must win.
-    for (const Relaxation& r : arrived_) {
-      const local_t v = part_.to_local(static_cast<vertex_t>(r.vertex));
-      if (r.dist < dist[v]) {
-        dist[v] = r.dist;
-        parents[v] = static_cast<vertex_t>(r.parent);
-        if (requeue && bucket_of(r.dist) == bucket) active_.push_back(v);
+      if (best_u >= 0 && labels_.offer(v, best, static_cast<Column>(best_u))) {
+        ++useful;
+        bins_.push(t, bucket_of(best), v);
       }
     }
   }
-  return sent;
+  counts.relaxations += examined;
+  counts.useful += useful;
 }
 
 template <class Column>
 void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, std::span<float> dist,
                                    SsspProfile* profile) {
-  const local_t n_local = part_.local_count();
-  constexpr float kInf = std::numeric_limits<float>::infinity();
-  std::fill(parents.begin(), parents.end(), kNoParent);
-  std::fill(dist.begin(), dist.end(), kInf);
-  active_.clear();
+  const std::size_t first_record = profile ? profile->size() : 0;
+  labels_.reset(parents, dist);
+  bins_.clear(0);
+  settled_here_ = 0;
+  tail_from_ = kLastBucket;
   if (part_.owns(root)) {
     const local_t r = part_.to_local(root);
-    dist[r] = 0;
-    parents[r] = root;
-    active_.push_back(r);
+    labels_.offer(r, 0, static_cast<Column>(root));
+    bins_.push(0, 0, r);
   }
-  bool last_bucket = false;  // every edge light (bucket_of)
-  const auto light_end = [&](local_t u) { return last_bucket ? csr_.offsets[u + 1] : csr_.offsets[u] + light_[u]; };
+  const auto bucket_of_vertex = [&](local_t v) { return bucket_of(labels_.dist(v)); };
+  bool all_light = false;  // the last bucket (bucket_of)
   const auto row_begin = [&](local_t u) { return csr_.offsets[u]; };
+  const auto light_end = [&](local_t u) { return all_light ? csr_.offsets[u + 1] : csr_.offsets[u] + light_[u]; };
   const auto row_end = [&](local_t u) { return csr_.offsets[u + 1]; };
-  std::vector<local_t> round;
-  for (std::int64_t bucket = 0;;) {
+  // Bucket b's waiting vertices into frontier_, each once; first sight of a vertex in b makes it a member.
+  const auto take = [&](std::int64_t b) {
+    frontier_.clear();
+    bins_.take(b, bucket_of_vertex, round_stamp_, next_stamp(round_stamp_, round_), frontier_);
+    for (const local_t v : frontier_) {
+      if (member_stamp_[v] == bucket_seq_) continue;
+      member_stamp_[v] = bucket_seq_;
+      members_.push_back(v);
+    }
+  };
+  for (std::int64_t b = 0;;) {
     const Timer timer;
     BucketRecord rec;
-    rec.bucket = bucket;
-    last_bucket = bucket == kLastBucket;
-    // Light edges, until no distance in the bucket changes anywhere.
-    while (comm_.allreduce<std::int64_t>(static_cast<std::int64_t>(active_.size()), mpi::Op::sum) > 0) {
-      std::sort(active_.begin(), active_.end());
-      active_.erase(std::unique(active_.begin(), active_.end()), active_.end());
-      round.swap(active_);
-      active_.clear();
-      rec.light_relaxations += relax(round, row_begin, light_end, parents, dist, bucket, true);
-      ++rec.light_rounds;
-    }
-    // The bucket's distances are final: its heavy edges once.
+    rec.bucket = b;
+    all_light = b == kLastBucket;
+    Counts light, heavy;
+    next_stamp(member_stamp_, bucket_seq_);
     members_.clear();
-    float next = kInf;
-    for (local_t i = 0; i < n_local; ++i) {
-      if (dist[i] == kInf) continue;
-      const std::int64_t b = bucket_of(dist[i]);
-      if (b == bucket) members_.push_back(i);
+    std::size_t heavy_done = 0;
+    std::int64_t next = b;
+    // A heavy edge may round down into b itself (du + w just under (b + 1) delta), so the bucket
+    // is done only when no rank holds a vertex in it after its heavy edges.
+    while (next == b) {
+      // Light edges, a global round each, until no distance in the bucket changes anywhere.
+      for (take(b);; take(b)) {
+        std::vector<std::size_t> ends;
+        if (pieces(frontier_, row_begin, light_end, ends) == 0) break;
+        std::vector<local_t> round;
+        round.swap(frontier_);
+        relax_in_pieces(round, row_begin, light_end, light, [&] {
+          // Fusion: this rank's own vertices that fell back into b, relaxed before the exchange
+          // while the queued requests stay within a round's size.
+          while (options_.fusion && light.remote - remote_at_exchange_ < exchange::kTopDownRound && bins_.holds(b)) {
+            take(b);
+            if (frontier_.empty()) break;
+            relax(frontier_, row_begin, light_end, light);
+            ++rec.fused_rounds;
+          }
+        });
+        ++rec.light_rounds;
+      }
+      // The members' distances are final: their heavy edges once.
+      const std::span<const local_t> fresh(members_.data() + heavy_done, members_.size() - heavy_done);
+      settled_here_ += static_cast<std::int64_t>(fresh.size());
+      if (!all_light && pull_heavy(fresh)) {
+        pull(b, fresh, heavy);
+        rec.pulled = true;
+      } else {
+        relax_in_pieces(fresh, light_end, row_end, heavy, nullptr);
+      }
+      heavy_done = members_.size();
+      const std::int64_t mine = bins_.holds(b) ? b : bins_.next_after(b, bucket_of_vertex);
+      next = comm_.allreduce(mine, mpi::Op::min);
     }
-    rec.heavy_relaxations = relax(members_, light_end, row_end, parents, dist, bucket, false);
-    // The next bucket: the lowest distance beyond this one.
-    for (local_t i = 0; i < n_local; ++i)
-      if (dist[i] < next && bucket_of(dist[i]) > bucket) next = dist[i];
-    std::int64_t counts[3] = {static_cast<std::int64_t>(members_.size()), rec.light_relaxations,
-                              rec.heavy_relaxations};
-    comm_.allreduce_inplace<std::int64_t>(counts, mpi::Op::sum);
-    rec.settled = counts[0];
-    rec.light_relaxations = counts[1];
-    rec.heavy_relaxations = counts[2];
-    next = comm_.allreduce(next, mpi::Op::min);
+    // This rank's counts; summed over ranks once the search is done.
+    rec.settled = static_cast<std::int64_t>(members_.size());
+    rec.light_relaxations = light.relaxations;
+    rec.heavy_relaxations = heavy.relaxations;
+    rec.useful_relaxations = light.useful + heavy.useful;
+    rec.bytes_sent = (light.remote + heavy.remote) * static_cast<std::int64_t>(sizeof(Relaxation));
     rec.seconds = timer.seconds();
     if (profile) profile->push_back(rec);
-    if (next == kInf) break;
-    bucket = bucket_of(next);
-    for (local_t i = 0; i < n_local; ++i)
-      if (dist[i] != kInf && bucket_of(dist[i]) == bucket) active_.push_back(i);
+    if (next == Bins::kNone) break;
+    if (options_.tail && next != kLastBucket) {
+      std::int64_t open_settled[2] = {bins_.size(), settled_here_};
+      comm_.allreduce_inplace<std::int64_t>(open_settled, mpi::Op::sum);
+      if (static_cast<double>(open_settled[0]) < kTailShare * static_cast<double>(open_settled[1])) {
+        tail_from_ = next;
+        bins_.collapse_to(kLastBucket);
+        next = kLastBucket;
+      }
+    }
+    if (next - bins_.base() >= Bins::kWindow) bins_.advance_to(next, bucket_of_vertex);
+    b = next;
+  }
+  labels_.finish(parents, dist);
+  if (profile) sum_over_ranks(std::span(*profile).subspan(first_record));
+}
+
+template <class Column>
+void DeltaStepping<Column>::sum_over_ranks(std::span<BucketRecord> records) const {
+  constexpr int kFields = 6;
+  std::vector<std::int64_t> sums(records.size() * kFields), most(records.size());
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const BucketRecord& r = records[i];
+    const std::int64_t fields[kFields] = {r.settled, r.light_relaxations, r.heavy_relaxations,
+                                          r.useful_relaxations, r.bytes_sent, r.pulled};
+    std::copy(fields, fields + kFields, sums.begin() + static_cast<std::ptrdiff_t>(i * kFields));
+    most[i] = r.fused_rounds;
+  }
+  comm_.allreduce_inplace<std::int64_t>(sums, mpi::Op::sum);
+  comm_.allreduce_inplace<std::int64_t>(most, mpi::Op::max);
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    BucketRecord& r = records[i];
+    const std::int64_t* f = sums.data() + i * kFields;
+    r.settled = f[0], r.light_relaxations = f[1], r.heavy_relaxations = f[2];
+    r.useful_relaxations = f[3], r.bytes_sent = f[4], r.pulled = f[5] > 0;
+    r.fused_rounds = static_cast<int>(most[i]);
   }
 }
 
 template class DeltaStepping<std::uint32_t>;
 template class DeltaStepping<vertex_t>;
 
-std::unique_ptr<SsspEngine> make_delta_stepping(const mpi::Comm& comm, const Partition1D& part, float delta,
-                                                bool ids_32_bit) {
-  if (ids_32_bit) return std::make_unique<DeltaStepping<std::uint32_t>>(comm, part, delta);
-  return std::make_unique<DeltaStepping<vertex_t>>(comm, part, delta);
+std::unique_ptr<SsspEngine> make_delta_stepping(const mpi::Comm& comm, const Partition1D& part,
+                                                const SsspOptions& options, bool ids_32_bit) {
+  if (ids_32_bit) return std::make_unique<DeltaStepping<std::uint32_t>>(comm, part, options);
+  return std::make_unique<DeltaStepping<vertex_t>>(comm, part, options);
 }
 
 std::int64_t delta_stepping_memory_bytes(double vertices, double tuples, int ranks, double id_bytes) {
   const double n_local = vertices / ranks + 64, m_local = tuples / ranks + 1;
   double bytes = weighted_csr_1d_build_bytes(vertices, tuples, ranks, id_bytes);
-  bytes += 4 * n_local + 4 * n_local + 3 * 8 * n_local;  // distances, light counts; active, round, members
+  // light counts, two stamps; bins (a vertex in about two at a time), a round and the members
+  bytes += 4 * n_local + 8 * n_local + 8 * n_local + 2 * 4 * n_local;
   // relaxation requests (buckets, sent, received): one piece, plus room for a hub's row that ends it
   bytes += 3 * (2 * id_bytes + 4) * std::min(2 * m_local, 2.0 * exchange::kTopDownRound);
   return estimate_to_bytes(bytes);

@@ -1,11 +1,13 @@
 #pragma once
 // Kernel 3: single-source shortest paths by distributed delta-stepping (Meyer and Sanders, 2003),
-// as the Graph500 reference runs it, on the 1D partition: distances fall into buckets of width
-// delta; a bucket's light edges (w < delta) are relaxed round after round until no distance in the
-// bucket changes, then its heavy edges once. Relaxations (vertex, parent, distance) go to the
-// vertex's owner in one alltoallv per round; the next bucket is the lowest one holding a vertex
-// (empty buckets are skipped, where the reference steps through them). OpenMP inside each rank.
+// on the 1D partition: distances fall into buckets of width delta; a bucket's light edges
+// (w < delta) are relaxed round after round until no distance in the bucket changes, then its
+// heavy edges once. A relaxation of a rank's own vertex is applied on the spot (an atomic step,
+// sssp/labels.hpp); others (vertex, parent, distance) go to the vertex's owner in one alltoallv a
+// round. Each rank keeps its waiting vertices in per-thread bins (sssp/bins.hpp), so a bucket
+// costs its own vertices, not a scan of all; empty buckets are skipped. OpenMP inside each rank.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -13,19 +15,49 @@
 #include "core/types.hpp"
 #include "exchange/owner_buckets.hpp"
 #include "graph/weighted_csr.hpp"
+#include "sssp/bins.hpp"
+#include "sssp/labels.hpp"
+#include "sssp/settled_set.hpp"
 
 namespace g500 {
 
-// The reference code's bucket width.
-inline constexpr float kDefaultDelta = 0.1f;
+// The default bucket width. The reference code's 0.1 relaxes light edges round after round in the
+// one dense bucket; 0.01 (with heavy edges pulled) took 0.46 of its time a search at SCALE 20
+// (bench/results/sssp/sweep_s20_2x1.json).
+inline constexpr float kDefaultDelta = 0.01f;
+
+// How a bucket's heavy edges are relaxed: pushed along the settled vertices' rows, pulled by the
+// unsettled vertices from a replicated copy of the bucket (sssp/settled_set.hpp), or chosen per
+// bucket by which costs less (push when its edges are fewer than kPullEdgesPerUnsettled a vertex
+// still unsettled).
+enum class HeavyDirection { automatic, push, pull };
+
+// How kernel 3 runs (--delta, --sssp-fusion, --sssp-heavy, --sssp-tail).
+struct SsspOptions {
+  float delta = kDefaultDelta;
+  // Bucket fusion (Zhang et al., CGO 2020): a rank keeps relaxing its own vertices that fall back
+  // into the current bucket before the round's exchange, instead of waiting a global round each.
+  bool fusion = true;
+  HeavyDirection heavy = HeavyDirection::automatic;
+  // Bellman-Ford for the tail (Chakaravarthy et al.): once the vertices waiting in later buckets
+  // are fewer than kTailShare of those settled, they all go into one last bucket, relaxed with
+  // every edge light until no distance changes, instead of a bucket (and its rounds) each.
+  bool tail = true;
+};
+
+inline constexpr double kTailShare = 0.1;
 
 // What one bucket took (global counts).
 struct BucketRecord {
   std::int64_t bucket = 0;             // distances in [bucket * delta, (bucket + 1) * delta)
-  int light_rounds = 0;                // rounds of light-edge relaxations
+  int light_rounds = 0;                // global rounds (exchanges) of light-edge relaxations
+  int fused_rounds = 0;                // local passes over the bucket's own vertices, busiest rank
+  bool pulled = false;                 // heavy edges pulled (else pushed)
   std::int64_t settled = 0;            // vertices whose final distance lies in the bucket
-  std::int64_t light_relaxations = 0;  // relaxation requests along light edges
-  std::int64_t heavy_relaxations = 0;  // and along heavy ones
+  std::int64_t light_relaxations = 0;  // relaxations along light edges
+  std::int64_t heavy_relaxations = 0;  // and along heavy ones (pulled: entries examined)
+  std::int64_t useful_relaxations = 0; // those that lowered a distance
+  std::int64_t bytes_sent = 0;         // relaxation requests sent to other ranks
   double seconds = 0;                  // rank 0's time in the bucket
 };
 using SsspProfile = std::vector<BucketRecord>;
@@ -44,7 +76,7 @@ class SsspEngine {
 template <class Column>
 class DeltaStepping : public SsspEngine {
  public:
-  DeltaStepping(const mpi::Comm& comm, const Partition1D& part, float delta);
+  DeltaStepping(const mpi::Comm& comm, const Partition1D& part, SsspOptions options);
   void build(const EdgeSource& source) override;
   void search(vertex_t root, std::span<vertex_t> parents, std::span<float> dist, SsspProfile* profile) override;
 
@@ -54,6 +86,9 @@ class DeltaStepping : public SsspEngine {
     Column parent;
     float dist;
   };
+  struct Counts {
+    std::int64_t relaxations = 0, useful = 0, remote = 0;  // remote: queued for other ranks
+  };
   // Buckets by multiplying (a division per vertex and scan cost more than the scan itself). A
   // distance past kLastBucket widths (a tiny delta makes that any distance at all) goes to the
   // last bucket, where every edge is light: its rounds run until no distance changes
@@ -61,27 +96,54 @@ class DeltaStepping : public SsspEngine {
   static constexpr std::int64_t kLastBucket = std::int64_t{1} << 62;
   std::int64_t bucket_of(float d) const {
     const double b = static_cast<double>(d) * per_delta_;
-    return b < static_cast<double>(kLastBucket) ? static_cast<std::int64_t>(b) : kLastBucket;
+    return b < static_cast<double>(tail_from_) ? static_cast<std::int64_t>(b) : kLastBucket;
   }
-  // Relaxes entries [first(u), last(u)) of each u in `from`, applies what arrives and returns the
-  // requests sent; with `requeue`, vertices whose distance drops into `bucket` go to active_.
+  std::int64_t tail_from_ = kLastBucket;  // buckets from here on are the last one (SsspOptions::tail)
+  // Relaxes entries [first(u), last(u)) of each u in `from` (those of local targets at once, the
+  // others queued for their owners); what improves goes to its bucket.
   template <class First, class Last>
-  std::int64_t relax(const std::vector<local_t>& from, First&& first, Last&& last, std::span<vertex_t> parents,
-                     std::span<float> dist, std::int64_t bucket, bool requeue);
+  void relax(std::span<const local_t> from, First&& first, Last&& last, Counts& counts);
+  // Sends the queued relaxations and applies those that arrive. Collective.
+  void exchange(Counts& counts);
+  // relax() in pieces, one exchange each; `before_last_exchange` runs before the last. Collective.
+  template <class First, class Last>
+  void relax_in_pieces(std::span<const local_t> from, First&& first, Last&& last, Counts& counts,
+                       const std::function<void()>& before_last_exchange);
+  // Whether to pull the heavy edges of `fresh`, this rank's newly settled vertices. Collective.
+  bool pull_heavy(std::span<const local_t> fresh);
+  // The heavy relaxations from bucket b's settled vertices `fresh`, pulled. Collective.
+  void pull(std::int64_t b, std::span<const local_t> fresh, Counts& counts);
+  // Each record's counts summed over the ranks (fused rounds: the most any rank took). Collective.
+  void sum_over_ranks(std::span<BucketRecord> records) const;
+  // Splits `from` into pieces of about kTopDownRound edges each; returns the piece ends and the
+  // most pieces any rank has (every rank exchanges once a piece). Collective.
+  template <class First, class Last>
+  std::int64_t pieces(std::span<const local_t> from, First&& first, Last&& last, std::vector<std::size_t>& ends);
 
   const mpi::Comm& comm_;
   Partition1D part_;
-  float delta_;
+  SsspOptions options_;
   double per_delta_;  // 1 / delta
   WeightedCsr1D<Column> csr_;
   big_vector<std::uint32_t> light_;  // each row's light entries (weight < delta), found once at build
+  Labels<Column> labels_;
+  Bins bins_;
+  std::vector<std::uint32_t> round_stamp_, member_stamp_;  // dedupe a round's and a bucket's vertices
+  std::uint32_t round_ = 0, bucket_seq_ = 0;
+  std::int64_t remote_at_exchange_ = 0;  // Counts::remote when the queue was last sent
   exchange::OwnerBuckets<Relaxation> buckets_;
   std::vector<Relaxation> arrived_;
-  std::vector<local_t> active_, members_;
+  std::vector<local_t> frontier_, members_, sorted_;
+  std::int64_t settled_here_ = 0;  // this rank's vertices settled so far in the search
+  std::int64_t with_edges_ = 0;    // this rank's vertices with an edge (only they can pull)
+  SettledSet settled_;
 };
 
-std::unique_ptr<SsspEngine> make_delta_stepping(const mpi::Comm& comm, const Partition1D& part, float delta,
-                                                bool ids_32_bit);
+// Entries to push per unsettled vertex above which pulling costs less (bench/sssp.py's sweep).
+inline constexpr double kPullEdgesPerUnsettled = 1.0;
+
+std::unique_ptr<SsspEngine> make_delta_stepping(const mpi::Comm& comm, const Partition1D& part,
+                                                const SsspOptions& options, bool ids_32_bit);
 
 // Peak bytes per rank of the SSSP engine's graph and search state (not the harness's parents).
 std::int64_t delta_stepping_memory_bytes(double vertices, double tuples, int ranks, double id_bytes);

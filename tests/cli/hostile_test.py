@@ -191,6 +191,8 @@ class MessagesThatMisled(unittest.TestCase):
             (["--bfs", "top-down-2d", "--hubs", "3"], "--hubs does not apply to --bfs top-down-2d"),
             (["--bfs", "sort-unique", "--grid", "2x1", "--compress", "none"], "--grid does not apply to --bfs sort-unique"),
             (["--bfs", "hybrid-2d", "--summary-check"], "--summary-check does not apply to --bfs hybrid-2d"),
+            (["--hubs", "2", "--grid", "2x2"], "no engine reads both --hubs (hybrid-1d) and --grid (hybrid-2d)"),
+            (["--coalescing-size", "9"], "--coalescing-size does not apply to --bfs auto"),
             (["--input-weights", "/nonexistent/w"], "--input-weights does not apply without --input"),
             (["--comm-matrix"], "--comm-matrix does not apply without --json"),
             (["--kernels", "bfs,bfs"], "--kernels names bfs twice"),

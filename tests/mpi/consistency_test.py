@@ -109,7 +109,9 @@ class Consistency(unittest.TestCase):
     def test_json_has_profiles_and_options(self):
         result, _ = self.run_json(2, 1, ["--summary-granularity", "256"])
         self.assertEqual(result["options"]["summary_granularity"], 256)
+        # --bfs auto (the default) runs the engine that reads --summary-granularity, and says so.
         self.assertEqual(result["options"]["bfs"], "hybrid-1d")
+        self.assertEqual(result["options"]["bfs_chosen_by"], "auto")
         # Kernel 1 finds N from the edges: at most 2^SCALE (here the top id has no edge).
         self.assertLessEqual(result["graph"]["vertices"], 4096)
         self.assertGreater(result["graph"]["vertices"], 2048)

@@ -51,6 +51,9 @@ std::vector<float> dijkstra(const KroneckerGenerator& gen, vertex_t root) {
 struct Setting {
   float delta;
   int threads;
+  bool fusion = true;
+  HeavyDirection heavy = HeavyDirection::automatic;
+  bool tail = true;
 };
 
 class DeltaSteppingTest : public ::testing::TestWithParam<Setting> {};
@@ -63,7 +66,7 @@ TEST_P(DeltaSteppingTest, DistancesAreDijkstrasAndValidate) {
   const KroneckerSource source(gen, world.rank(), world.size());
   const Partition1D part(gen.num_vertices(), world.size(), world.rank());
   for (bool ids32 : {true, false}) {
-    auto engine = make_delta_stepping(world, part, GetParam().delta, ids32);
+    auto engine = make_delta_stepping(world, part, SsspOptions{GetParam().delta, GetParam().fusion, GetParam().heavy, GetParam().tail}, ids32);
     engine->build(source);
     const std::vector<vertex_t> roots = choose_roots(connected_vertices(source, part, world), part, world, 4, 9);
     ASSERT_EQ(roots.size(), 4u);
@@ -93,7 +96,14 @@ TEST_P(DeltaSteppingTest, DistancesAreDijkstrasAndValidate) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Sssp, DeltaSteppingTest,
-                         ::testing::Values(Setting{0.1f, 1}, Setting{0.1f, 2}, Setting{0.01f, 1}, Setting{1.0f, 2},
+                         ::testing::Values(Setting{0.1f, 1}, Setting{0.1f, 2}, Setting{0.1f, 1, false}, Setting{0.1f, 2, false},
+                                           // every mode of the heavy edges, with and without fusion
+                                           Setting{0.1f, 1, true, HeavyDirection::push},
+                                           Setting{0.1f, 2, false, HeavyDirection::pull},
+                                           Setting{0.3f, 2, true, HeavyDirection::pull},
+                                           Setting{0.02f, 1, false, HeavyDirection::push, false},
+                                           Setting{0.01f, 2, true, HeavyDirection::automatic, false},
+                                           Setting{0.01f, 1}, Setting{1.0f, 2}, Setting{0.01f, 2, false},
                                            Setting{8.0f, 1},
                                            // the extremes --delta accepts: every distance past the
                                            // last bucket's start, or all in the first
@@ -105,7 +115,7 @@ TEST(SsspValidator, CatchesBrokenResults) {
   const KroneckerGenerator gen(9, 16, 3);
   const KroneckerSource source(gen, world.rank(), world.size());
   const Partition1D part(gen.num_vertices(), world.size(), world.rank());
-  auto engine = make_delta_stepping(world, part, kDefaultDelta, true);
+  auto engine = make_delta_stepping(world, part, SsspOptions{}, true);
   engine->build(source);
   const vertex_t root = choose_roots(connected_vertices(source, part, world), part, world, 1, 1).front();
   std::vector<vertex_t> parents(part.local_count());

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "app/command_line.hpp"
+#include "bfs/engine_choice.hpp"
 #include "harness/memory_check.hpp"
 #include "core/error.hpp"
 
@@ -32,7 +33,8 @@ TEST(Options, DefaultsFollowTheIssue) {
   EXPECT_EQ(c.run.scale, 20);
   EXPECT_EQ(c.run.edgefactor, 16);
   EXPECT_EQ(c.run.roots, 64);
-  EXPECT_EQ(c.run.bfs.engine, "hybrid-1d");
+  EXPECT_EQ(c.run.bfs.engine, "auto");
+  EXPECT_EQ(c.run.bfs.auto_candidates, (std::vector<std::string>{"hybrid-1d", "hybrid-2d"}));
   EXPECT_EQ(c.run.bfs.bottom_up.summary_granularity, 64);
   EXPECT_FALSE(c.run.skip_validation);
 }
@@ -121,6 +123,37 @@ TEST(Options, OptionsThatDoNotApplyAreRefused) {
   EXPECT_TRUE(parse({"--bfs", "top-down-1d", "--coalescing-size", "5", "--ids", "32"}).run.kernels.bfs);
 }
 
+// --bfs auto: the options given narrow the engines it may choose; the rank count picks among them.
+TEST(Options, AutoChoosesAmongTheEnginesThatReadTheOptions) {
+  using Names = std::vector<std::string>;
+  EXPECT_EQ(parse({"--hubs", "4"}).run.bfs.auto_candidates, Names{"hybrid-1d"});
+  EXPECT_EQ(parse({"--summary-check"}).run.bfs.auto_candidates, Names{"hybrid-1d"});
+  EXPECT_EQ(parse({"--grid", "2x2"}).run.bfs.auto_candidates, Names{"hybrid-2d"});
+  EXPECT_EQ(parse({"--alpha", "30", "--ids", "64"}).run.bfs.auto_candidates, (Names{"hybrid-1d", "hybrid-2d"}));
+  EXPECT_TRUE(parse({"--bfs", "hybrid-1d"}).run.bfs.auto_candidates.empty());
+  const std::vector<std::pair<std::vector<std::string>, std::string>> refused = {
+      {{"--coalescing-size", "9"}, "--coalescing-size does not apply to --bfs auto"},
+      {{"--bfs", "auto", "--coalescing-size", "9"}, "(it is read by top-down-1d); name the engine"},
+      {{"--hubs", "2", "--grid", "2x2"}, "no engine reads both --hubs (hybrid-1d) and --grid (hybrid-2d)"},
+      {{"--summary-check", "--compress", "none"}, "no engine reads both --summary-check"},
+  };
+  for (const auto& [args, expect] : refused) {
+    const std::string msg = error_of(args);
+    EXPECT_NE(msg.find(expect), std::string::npos) << "args " << args[0] << " gave: " << msg;
+  }
+
+  const Names both = {"hybrid-1d", "hybrid-2d"};
+  EXPECT_EQ(choose_engine(both, 1, "auto"), "hybrid-1d");
+  EXPECT_EQ(choose_engine(both, 64, "auto"), "hybrid-1d");
+  EXPECT_EQ(choose_engine(both, kAutoTwoDRanks, "auto"), "hybrid-2d");
+  EXPECT_EQ(choose_engine(both, 256, "auto"), "hybrid-2d");
+  EXPECT_EQ(choose_engine(both, 1024, "auto"), "hybrid-2d");
+  EXPECT_EQ(choose_engine(both, 131, "auto"), "hybrid-1d");  // a prime: a 1 x 131 grid
+  EXPECT_EQ(choose_engine(both, 2 * 67, "auto"), "hybrid-1d");  // 2 x 67: too thin
+  EXPECT_EQ(choose_engine(Names{"hybrid-1d"}, 256, "auto"), "hybrid-1d");
+  EXPECT_EQ(choose_engine(Names{"hybrid-2d"}, 2, "2x1"), "hybrid-2d");
+}
+
 // Words only, each option naming its words; the values they stand for are not words.
 TEST(Options, ChoicesTakeTheirWordsOnly) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> refused = {
@@ -148,7 +181,7 @@ TEST(Options, DeltaIsCheckedAsTyped) {
     EXPECT_NE(msg.find("got '" + bad + "'"), std::string::npos) << msg;
   }
   EXPECT_FLOAT_EQ(parse({"--kernels", "sssp", "--delta", "0.25"}).run.kernels.delta, 0.25f);
-  EXPECT_FLOAT_EQ(parse({"--kernels", "sssp"}).run.kernels.delta, 0.1f);
+  EXPECT_FLOAT_EQ(parse({"--kernels", "sssp"}).run.kernels.delta, 0.01f);
 }
 
 TEST(Options, HelpIsNotAnError) {
