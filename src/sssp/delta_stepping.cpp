@@ -151,14 +151,26 @@ void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh,
   std::sort(sorted_.begin(), sorted_.end());
   settled_.gather(comm_, part_, sorted_, [&](local_t v) { return labels_.dist(v); });
   const float lowest = settled_.lowest();
+  if (!open_ready_) {  // first pull of the search: every vertex with an edge may still gain
+    open_.clear();
+    for (local_t v = 0; v < part_.local_count(); ++v)
+      if (csr_.degree(v) > 0) open_.push_back(v);
+    open_ready_ = true;
+  }
+  // Each thread keeps its contiguous share's vertices still open after this pull, in order.
+  const int threads = omp_get_max_threads();
+  still_open_.resize(threads);  // kept from pull to pull: fresh pages cost more than the scan
   std::int64_t examined = 0, useful = 0;
-#pragma omp parallel reduction(+ : examined, useful)
+#pragma omp parallel num_threads(threads) reduction(+ : examined, useful)
   {
     const int t = omp_get_thread_num();
-#pragma omp for schedule(dynamic, 1024)
-    for (local_t v = 0; v < part_.local_count(); ++v) {
+    std::vector<local_t>& keep = still_open_[t].value;
+    keep.clear();
+#pragma omp for schedule(static)
+    for (std::size_t i = 0; i < open_.size(); ++i) {
+      const local_t v = open_[i];
       const float dv = labels_.dist(v);
-      if (bucket_of(dv) <= b) continue;  // settled
+      if (bucket_of(dv) <= b) continue;  // settled: never pulls again
       float best = std::numeric_limits<float>::infinity();
       vertex_t best_u = -1;
       const edge_count_t end = csr_.offsets[v + 1];
@@ -179,8 +191,11 @@ void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh,
         ++useful;
         bins_.push(t, bucket_of(best), v);
       }
+      if (bucket_of(std::min(best, dv)) > b) keep.push_back(v);
     }
   }
+  open_.clear();
+  for (const auto& keep : still_open_) open_.insert(open_.end(), keep.value.begin(), keep.value.end());
   counts.relaxations += examined;
   counts.useful += useful;
 }
@@ -193,6 +208,7 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
   bins_.clear(0);
   settled_here_ = 0;
   tail_from_ = kLastBucket;
+  open_ready_ = false;
   if (part_.owns(root)) {
     const local_t r = part_.to_local(root);
     labels_.offer(r, 0, static_cast<Column>(root));
@@ -230,9 +246,8 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
       for (take(b);; take(b)) {
         std::vector<std::size_t> ends;
         if (pieces(frontier_, row_begin, light_end, ends) == 0) break;
-        std::vector<local_t> round;
-        round.swap(frontier_);
-        relax_in_pieces(round, row_begin, light_end, light, [&] {
+        round_vertices_.swap(frontier_);  // the fused passes below refill frontier_
+        relax_in_pieces(round_vertices_, row_begin, light_end, light, [&] {
           // Fusion: this rank's own vertices that fell back into b, relaxed before the exchange
           // while the queued requests stay within a round's size.
           while (options_.fusion && light.remote - remote_at_exchange_ < exchange::kTopDownRound && bins_.holds(b)) {
@@ -318,6 +333,8 @@ std::int64_t delta_stepping_memory_bytes(double vertices, double tuples, int ran
   double bytes = weighted_csr_1d_build_bytes(vertices, tuples, ranks, id_bytes);
   // light counts, two stamps; bins (a vertex in about two at a time), a round and the members
   bytes += 4 * n_local + 8 * n_local + 8 * n_local + 2 * 4 * n_local;
+  // pulling: the open vertices; the replicated bucket (bitmap and word counts over all N, distances)
+  bytes += 8 * n_local + 2 * vertices / 8 + 4 * n_local;
   // relaxation requests (buckets, sent, received): one piece, plus room for a hub's row that ends it
   bytes += 3 * (2 * id_bytes + 4) * std::min(2 * m_local, 2.0 * exchange::kTopDownRound);
   return estimate_to_bytes(bytes);

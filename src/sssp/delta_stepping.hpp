@@ -12,6 +12,7 @@
 #include <span>
 #include <vector>
 
+#include "core/padded.hpp"
 #include "core/types.hpp"
 #include "exchange/owner_buckets.hpp"
 #include "graph/weighted_csr.hpp"
@@ -133,10 +134,13 @@ class DeltaStepping : public SsspEngine {
   std::int64_t remote_at_exchange_ = 0;  // Counts::remote when the queue was last sent
   exchange::OwnerBuckets<Relaxation> buckets_;
   std::vector<Relaxation> arrived_;
-  std::vector<local_t> frontier_, members_, sorted_;
+  std::vector<local_t> frontier_, round_vertices_, members_, sorted_;
   std::int64_t settled_here_ = 0;  // this rank's vertices settled so far in the search
   std::int64_t with_edges_ = 0;    // this rank's vertices with an edge (only they can pull)
   SettledSet settled_;
+  std::vector<local_t> open_;  // pulling: this rank's vertices with edges not yet settled
+  std::vector<Padded<std::vector<local_t>>> still_open_;  // each thread's share of open_ after a pull
+  bool open_ready_ = false;
 };
 
 // Entries to push per unsettled vertex above which pulling costs less (bench/sssp.py's sweep).
