@@ -16,7 +16,8 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 PLOT = os.path.join(REPO, "scripts", "g500-plot")
 SWEEP = os.path.join(REPO, "bench", "coalescing_sweep.py")
 # Figure size (inches) x 100 dpi, as g500-plot draws each kind.
-SIZES = {"levels": (900, 500), "traffic": (1100, 450), "matrix": (650, 550), "sweep": (1100, 450)}
+SIZES = {"levels": (900, 500), "traffic": (1100, 450), "matrix": (650, 550), "sweep": (1100, 450),
+         "buckets": (1100, 450)}
 
 
 def png_size(path):
@@ -31,8 +32,8 @@ class PlotTest(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory()
         cls.run_json = os.path.join(cls.tmp.name, "run.json")
-        p = program.run(["--scale", "10", "--roots", "3", "--bfs", "top-down-1d", "--comm-matrix", "--quiet",
-                         "--json", cls.run_json], np=3)
+        p = program.run(["--scale", "10", "--roots", "3", "--bfs", "top-down-1d", "--kernels", "bfs,sssp",
+                         "--comm-matrix", "--quiet", "--json", cls.run_json], np=3)
         assert p.returncode == 0, p.stderr
         cls.sweep_json = os.path.join(cls.tmp.name, "sweep.json")
         s = subprocess.run([sys.executable, SWEEP, "--binary", program.G500, "--scale", "9", "--np", "2", "--roots",
@@ -58,7 +59,7 @@ class PlotTest(unittest.TestCase):
         self.assertGreater(pixels.std(), 0.05)
 
     def test_each_plot(self):
-        for kind in ("levels", "traffic", "matrix", "timeline", "sweep"):
+        for kind in ("levels", "traffic", "matrix", "timeline", "sweep", "buckets"):
             with self.subTest(kind=kind):
                 out = self.plot(kind, self.sweep_json if kind == "sweep" else self.run_json)
                 width, height = png_size(out)
@@ -88,7 +89,8 @@ class PlotTest(unittest.TestCase):
                  ("levels", truncated, "not complete JSON"),
                  ("traffic", foreign, "not a g500 result"),
                  ("sweep", self.run_json, "not a coalescing sweep"),
-                 ("matrix", no_matrix, "--comm-matrix")]
+                 ("matrix", no_matrix, "--comm-matrix"),
+                 ("buckets", no_matrix, "no SSSP searches")]
         for kind, path, expect in cases:
             with self.subTest(kind=kind, path=os.path.basename(path)):
                 p = subprocess.run([PLOT, kind, path, "-o", os.path.join(self.tmp.name, "x.png")],
