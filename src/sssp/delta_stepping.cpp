@@ -122,8 +122,8 @@ std::int64_t DeltaStepping<Column>::pieces(std::span<const local_t> from, First&
 
 template <class Column>
 template <class First, class Last>
-void DeltaStepping<Column>::relax_in_pieces(std::span<const local_t> from, First&& first, Last&& last,
-                                            Counts& counts, const std::function<void()>& before_last_exchange) {
+std::int64_t DeltaStepping<Column>::relax_in_pieces(std::span<const local_t> from, First&& first, Last&& last,
+                                                    Counts& counts, const std::function<void()>& before_last_exchange) {
   std::vector<std::size_t> ends;
   const std::int64_t n = pieces(from, first, last, ends);
   for (std::int64_t p = 0; p < n; ++p) {
@@ -134,6 +134,7 @@ void DeltaStepping<Column>::relax_in_pieces(std::span<const local_t> from, First
     if (p == n - 1 && before_last_exchange) before_last_exchange();
     exchange(counts);
   }
+  return n;
 }
 
 template <class Column>
@@ -244,10 +245,8 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
     while (next == b) {
       // Light edges, a global round each, until no distance in the bucket changes anywhere.
       for (take(b);; take(b)) {
-        std::vector<std::size_t> ends;
-        if (pieces(frontier_, row_begin, light_end, ends) == 0) break;
         round_vertices_.swap(frontier_);  // the fused passes below refill frontier_
-        relax_in_pieces(round_vertices_, row_begin, light_end, light, [&] {
+        const std::int64_t pieces_sent = relax_in_pieces(round_vertices_, row_begin, light_end, light, [&] {
           // Fusion: this rank's own vertices that fell back into b, relaxed before the exchange
           // while the queued requests stay within a round's size.
           while (options_.fusion && light.remote - remote_at_exchange_ < exchange::kTopDownRound && bins_.holds(b)) {
@@ -257,6 +256,7 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
             ++rec.fused_rounds;
           }
         });
+        if (pieces_sent == 0) break;  // no rank had a vertex in b
         ++rec.light_rounds;
       }
       // The members' distances are final: their heavy edges once.

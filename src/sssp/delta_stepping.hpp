@@ -106,9 +106,10 @@ class DeltaStepping : public SsspEngine {
   void relax(std::span<const local_t> from, First&& first, Last&& last, Counts& counts);
   // Sends the queued relaxations and applies those that arrive. Collective.
   void exchange(Counts& counts);
-  // relax() in pieces, one exchange each; `before_last_exchange` runs before the last. Collective.
+  // relax() in pieces, one exchange each; `before_last_exchange` runs before the last. Returns the
+  // number of pieces (0: no rank had anything to relax). Collective.
   template <class First, class Last>
-  void relax_in_pieces(std::span<const local_t> from, First&& first, Last&& last, Counts& counts,
+  std::int64_t relax_in_pieces(std::span<const local_t> from, First&& first, Last&& last, Counts& counts,
                        const std::function<void()>& before_last_exchange);
   // Whether to pull the heavy edges of `fresh`, this rank's newly settled vertices. Collective.
   bool pull_heavy(std::span<const local_t> fresh);

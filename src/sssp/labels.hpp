@@ -4,6 +4,7 @@
 // parent fails validation). Offers compare (distance, parent), so equal distances keep the lowest
 // parent whatever the thread count; offer() answers true only when the distance itself dropped,
 // the one case whose edges need relaxing again.
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cstdint>
