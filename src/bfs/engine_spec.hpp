@@ -20,12 +20,19 @@ struct GraphShape {
   int ranks = 1;
 };
 
+// An engine's peak bytes per rank in each of its two phases: while kernel 1 builds its graph (the
+// build's buffers beside the growing graph) and while it searches (the graph and the search state,
+// the build's buffers gone). The harness adds what it holds in each phase and takes the larger.
+struct EngineMemory {
+  double build = 0, search = 0;
+};
+
 struct EngineSpec {
   std::string name;  // the --bfs value
   std::string help;  // one line for --help
   std::unique_ptr<BfsEngine> (*make)(const EngineContext&);
-  // Peak bytes per rank of the engine's own graph, search state and kernel-1 buffers.
-  std::int64_t (*memory_bytes)(const GraphShape&, const BfsOptions&);
+  // The engine's own peaks: its graph, search state and kernel-1 buffers.
+  EngineMemory (*memory_bytes)(const GraphShape&, const BfsOptions&);
   mpi::ThreadLevel thread_level;  // what MPI must be initialised with
   std::vector<const OptionGroup*> option_groups;
   // Builds 1D rows (graph/csr_1d.hpp), so the vertex count may count their arcs for it

@@ -214,13 +214,13 @@ vertex_t build_graphs(const RunOptions& options, const EngineSpec& spec, const E
 // The roots: those the user named (--root, --roots-file), else --roots drawn by the seed among the
 // vertices with an edge. Collective.
 std::vector<vertex_t> pick_roots(const RunOptions& options, const EdgeSource& source, const Partition1D& part,
-                                 const mpi::Comm& comm) {
+                                 const mpi::Comm& comm, std::optional<Bitmap> marked) {
   std::vector<vertex_t> root_ids = options.root_ids;
   if (!options.roots_file.empty()) {
     const std::vector<vertex_t> listed = read_roots_file(options.roots_file, comm);
     root_ids.insert(root_ids.end(), listed.begin(), listed.end());
   }
-  const Bitmap connected = connected_vertices(source, part, comm);
+  const Bitmap connected = marked ? std::move(*marked) : connected_vertices(source, part, comm);
   std::vector<vertex_t> roots = root_ids.empty() ? choose_roots(connected, part, comm, options.roots, options.seed)
                                                  : given_roots(root_ids, source, connected, part, comm);
   if (roots.empty()) throw UserError("no vertex has an edge other than a self-loop: there is nothing to search");
@@ -237,6 +237,7 @@ struct KernelRun {
   std::span<vertex_t> parents;
   std::optional<SearchOutput>& output;
   int validation_batch;
+  std::vector<std::int64_t>& peak_before_validation;  // filled after the first warm-up search
 };
 
 // Kernel 2: the warm-up search, then every root's timed, validated search. Searches are validated
@@ -263,10 +264,11 @@ std::vector<RootRecord> run_bfs_kernel(const KernelRun& k, BfsEngine& engine, Ph
                               [&](const std::vector<vertex_t>&, const std::vector<std::string>&) {
                                 return counter.count(parents);
                               }};
-  // Warm-up, untimed but validated, as reference 3.0 does: every timed search then starts after a
-  // validation, with the same state of the caches.
+  // Warm-up, untimed and unreported, so the first timed search finds the engine's buffers made.
+  // It is not validated: its tree is never reported, and checking it would cost a pass over the
+  // tuples that a batch of timed searches shares.
   engine.search(k.loop.roots.front(), parents, nullptr);
-  if (!k.options.skip_validation) bfs_check.check({k.loop.roots.front()}, {"warm-up search"});
+  if (k.peak_before_validation.empty()) k.peak_before_validation = k.comm.allgather(peak_resident_bytes());
   mpi::TrafficTally search_traffic;
   std::vector<RootRecord> records = k.loop.run(
       "BFS", search_traffic, [&](RootRecord& rec) { engine.search(rec.root, parents, &rec.levels); },
@@ -304,8 +306,8 @@ std::vector<RootRecord> run_sssp_kernel(const KernelRun& k, SsspEngine& sssp, Ph
   const SearchCheck sssp_count{1, nullptr, [&](const std::vector<vertex_t>&, const std::vector<std::string>&) {
                                  return std::vector<std::int64_t>{count_reached_tuples(k.source, k.part, k.comm, parents)};
                                }};
-  sssp.search(k.loop.roots.front(), parents, dist, nullptr);  // warm-up, as for BFS
-  if (!k.options.skip_validation) sssp_check.check({k.loop.roots.front()}, {"warm-up search"});
+  sssp.search(k.loop.roots.front(), parents, dist, nullptr);  // warm-up, as for BFS (not validated)
+  if (k.peak_before_validation.empty()) k.peak_before_validation = k.comm.allgather(peak_resident_bytes());
   mpi::TrafficTally sssp_traffic;
   std::vector<RootRecord> records = k.loop.run(
       "SSSP", sssp_traffic, [&](RootRecord& rec) { sssp.search(rec.root, parents, dist, &rec.buckets); },
@@ -372,9 +374,11 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
     progress.say("generating SCALE %d, edgefactor %d (%lld tuples) on %d ranks x %d threads", options.scale,
                  options.edgefactor, static_cast<long long>(run.edge_tuples), comm.size(), run.threads_per_process);
   }
+  // The same pass marks the vertices with an edge, for the roots: the pass is there anyway.
+  ConnectedMarks marks(static_cast<std::int64_t>(opened.vertices));
   run.generation_seconds = timed_collective(comm, [&] {
     const PhaseProgress phase(progress, opened.generated ? "generation" : "reading");
-    for_each_round(source, comm, exchange::kBuildRound, [](std::int64_t, std::span<const Edge>) {});
+    for_each_round(source, comm, exchange::kBuildRound, [&](std::int64_t, std::span<const Edge> tuples) { marks.mark(tuples); });
   });
 
   PhaseTraffic traffic;
@@ -391,13 +395,14 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   run.peak_memory_after_construction = comm.allgather(peak_resident_bytes());
 
   const Partition1D& part = *graphs.part;
-  const std::vector<vertex_t> roots = pick_roots(options, source, part, comm);
+  const std::vector<vertex_t> roots = pick_roots(options, source, part, comm, marks.local_block(part, comm));
   big_vector<vertex_t> parents(part.local_count());
   mpi::TrafficTally validation_traffic;
   const KernelLoop loop{comm, options, progress, roots, validation_traffic, source};
   std::optional<SearchOutput> output;
   if (!options.output_path.empty()) output.emplace(comm, options.output_path, options.output_binary, source);
-  const KernelRun kernel_run{loop, options, source, part, comm, parents, output, kernels.bfs_validation_batch};
+  const KernelRun kernel_run{loop,   options, source, part, comm, parents, output, kernels.bfs_validation_batch,
+                             run.peak_memory_before_validation};
   std::vector<std::int64_t> search_peer_bytes;  // kernel 2's, for --comm-matrix
   if (graphs.bfs) run.roots = run_bfs_kernel(kernel_run, *graphs.bfs, traffic, search_peer_bytes, run.bfs_energy);
   if (graphs.sssp) run.sssp_roots = run_sssp_kernel(kernel_run, *graphs.sssp, traffic, run.sssp_energy);

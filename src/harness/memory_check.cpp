@@ -36,27 +36,37 @@ std::int64_t estimate_graph_bytes(double n, double m, int num_ranks, const BfsOp
   const double build_round = static_cast<double>(exchange::kBuildRound);
   const double root_scan_round = static_cast<double>(exchange::kRootScanRound);
   const double validation_round = static_cast<double>(exchange::kValidationRound);
+  // Two phases, each with what the harness holds beside the engines; the run's peak is the larger.
   // No edge list is kept: each stage reads rounds of tuples again (one round buffer at a time).
-  double bytes = 16 * std::min(m_local, build_round);                                   // a round of tuples
-  bytes += 8 * n_local + n_local / 8 + 3 * 8 * std::min(2 * m_local, root_scan_round);  // parents, roots scan
-  // BFS validation: every vertex's level and parent fingerprint on every rank (2 bytes: a tree too
-  // deep for a batch's 1-byte entries is checked alone with 2-byte ones), bitmaps, and tree-edge
-  // candidates (buckets, sent, received); then what each further search of a batch adds
-  bytes += 2 * n + n / 8 + 3 * n_local / 8 + 3 * 2 * 8 * std::min(m_local, validation_round);
-  if (kernels.bfs) bytes += BfsBatchValidator::extra_bytes(n, n_local, kernels.bfs_validation_batch);
+  // Kernel 1: a round of tuples and the roots' marks of every id.
+  double build = 16 * std::min(m_local, build_round) + n / 8;
+  // Searching: parents, roots (their scan, when the marks were unusable); BFS validation: every
+  // vertex's level and parent fingerprint on every rank (2 bytes: a tree too deep for a batch's
+  // 1-byte entries is checked alone with 2-byte ones), bitmaps, and tree-edge candidates (buckets,
+  // sent, received); then what each further search of a batch adds
+  double search = 8 * n_local + n_local / 8 + 3 * 8 * std::min(2 * m_local, root_scan_round);
+  search += 2 * n + n / 8 + 3 * n_local / 8 + 3 * 2 * 8 * std::min(m_local, validation_round);
+  if (kernels.bfs) search += BfsBatchValidator::extra_bytes(n, n_local, kernels.bfs_validation_batch);
   const GraphShape shape{n, m, num_ranks};
   // --bfs auto not yet resolved (a caller without MPI): the engine it would choose for num_ranks.
   const std::string engine = bfs.engine != kAutoEngine ? bfs.engine
                              : choose_engine(bfs.auto_candidates.empty() ? auto_engines() : bfs.auto_candidates,
                                              num_ranks, bfs.grid.grid);
-  if (kernels.bfs) bytes += static_cast<double>(find_engine(engine).memory_bytes(shape, bfs));
-  if (kernels.sssp) {
-    // distances, confirmed flags; validation's tuples relayed to the owners with their weights
-    // (buckets, sent, received; 64-bit ids at worst) and a round's weights
-    bytes += 4 * n_local + n_local + (4 + 3 * 2 * 8 + 3 * (2 * 8 + 4) + 6 * 4) * std::min(m_local, validation_round);
-    bytes += static_cast<double>(delta_stepping_memory_bytes(n, m, num_ranks, id_bytes(bfs, n)));
+  if (kernels.bfs) {
+    const EngineMemory need = find_engine(engine).memory_bytes(shape, bfs);
+    build += need.build;
+    search += need.search;
   }
-  return estimate_to_bytes(bytes);
+  if (kernels.sssp) {
+    // Built after the BFS graph and kept beside it, so counted in both phases: distances, confirmed
+    // flags; validation's tuples relayed to the owners with their weights (buckets, sent, received;
+    // 64-bit ids at worst) and a round's weights
+    double sssp = 4 * n_local + n_local + (4 + 3 * 2 * 8 + 3 * (2 * 8 + 4) + 6 * 4) * std::min(m_local, validation_round);
+    sssp += static_cast<double>(delta_stepping_memory_bytes(n, m, num_ranks, id_bytes(bfs, n)));
+    build += sssp;
+    search += sssp;
+  }
+  return estimate_to_bytes(std::max(build, search));
 }
 
 std::int64_t estimate_generate_bytes(int scale, int edgefactor, int num_ranks, bool with_weights) {

@@ -74,6 +74,7 @@ nlohmann::json memory_json(const RunRecord& run) {
   return {{"estimate_per_rank", run.memory_estimate_per_rank},
           {"peak_per_rank", run.peak_memory},
           {"peak_per_rank_after_construction", run.peak_memory_after_construction},
+          {"peak_per_rank_before_validation", run.peak_memory_before_validation},
           {"peak_total", total},
           {"peak_bytes_per_tuple", run.edge_tuples ? static_cast<double>(total) / run.edge_tuples : 0.0}};
 }

@@ -47,6 +47,9 @@ struct RunRecord {
   std::int64_t memory_estimate_per_rank = 0;  // what the memory check assumed
   std::vector<std::int64_t> peak_memory;      // each rank's resident high-water mark at the end
   std::vector<std::int64_t> peak_memory_after_construction;  // ... and as kernel 1 ended
+  // ... and as the first validation began (after the warm-up search): the graph and a search,
+  // without the validation batch's tables, which shrink to fit the memory
+  std::vector<std::int64_t> peak_memory_before_validation;
 };
 
 void print_statistics(std::ostream& out, const RunRecord& run);

@@ -21,7 +21,7 @@ struct KernelChoice {
   bool sssp_fusion = true;  // --sssp-fusion (sssp/delta_stepping.hpp)
   bool sssp_tail = true;    // --sssp-tail
   int sssp_heavy = 0;       // --sssp-heavy: 0 auto, 1 push, 2 pull (sssp::HeavyDirection)
-  int bfs_validation_batch = 4;
+  int bfs_validation_batch = 16;
 };
 
 struct RunOptions {

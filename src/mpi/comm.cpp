@@ -67,6 +67,7 @@ MPI_Op to_mpi(Op op) {
     case Op::min: return MPI_MIN;
     case Op::max: return MPI_MAX;
     case Op::lor: return MPI_LOR;
+    case Op::bor: return MPI_BOR;
   }
   return MPI_SUM;
 }

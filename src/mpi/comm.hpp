@@ -31,7 +31,7 @@ class Environment {
   Environment& operator=(const Environment&) = delete;
 };
 
-enum class Op { sum, min, max, lor };
+enum class Op { sum, min, max, lor, bor };
 
 namespace detail {
 MPI_Op to_mpi(Op op);

@@ -55,7 +55,8 @@ struct WideEntry {
 template <class Entry>
 class TreeTable {
  public:
-  TreeTable(vertex_t n, int slots) : slots_(slots), entries_(static_cast<std::size_t>(n) * slots) {}
+  // 16 bytes to spare past the last row: a scan loads a row's slots as one 16-byte vector.
+  TreeTable(vertex_t n, int slots) : slots_(slots), entries_(static_cast<std::size_t>(n) * slots + 16 / sizeof(Entry) + 1) {}
   int slots() const { return slots_; }
   Entry& at(vertex_t v, int s) { return entries_[static_cast<std::size_t>(v) * slots_ + s]; }
   const Entry* row(vertex_t v) const { return entries_.data() + static_cast<std::size_t>(v) * slots_; }

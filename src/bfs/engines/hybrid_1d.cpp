@@ -14,25 +14,31 @@
 namespace g500 {
 namespace {
 
-std::int64_t hybrid_1d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
+EngineMemory hybrid_1d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
   // A relay arrangement that does not fit the rank count is refused here, before any work.
   if (!options.node.relay.empty()) parse_grid(options.node.relay, shape.ranks, "--relay");
   const double id = id_bytes(options, shape.vertices);
   const double n_local = shape.vertices / shape.ranks + 64, m_local = shape.tuples / shape.ranks + 1;
-  double bytes = csr_1d_build_bytes(shape.vertices, shape.tuples, shape.ranks, id);
-  // rows by neighbour degree: a code per vertex (all N, and the local ones), keys and scratch of a long row
-  bytes += shape.vertices + n_local + 2 * 8 * std::min(2 * m_local, static_cast<double>(exchange::kBuildRound));
-  bytes += 3 * n_local / 8 + shape.vertices / 8 + shape.vertices / 512;  // bitmaps, gathered frontier, summary
-  bytes += 2 * 8 * n_local;                                 // frontier queues
-  bytes += id * n_local;                                    // first neighbours
-  if (options.bottom_up.degree_order) {
-    bytes += window_order_build_bytes(shape.vertices, shape.tuples, shape.ranks, id, omp_get_max_threads());
-    bytes += (id + 8) * n_local;  // first neighbours in original ids; the parents a top-down step found
-  }
+  const bool ordered = options.bottom_up.degree_order;
+  // Kernel 1: the rows with the room duplicates took, their cursors and one round's buffers; then
+  // the window order's maps, and the row sort's table of every vertex's code (and move) with this
+  // block's part of it and a long row's keys.
+  EngineMemory need;
+  need.build = csr_1d_build_bytes(shape.vertices, shape.tuples, shape.ranks, id);
+  if (ordered) need.build += window_order_build_bytes(shape.vertices, shape.tuples, shape.ranks, id, omp_get_max_threads());
+  need.build += (ordered ? 3 : 1) * (shape.vertices + n_local) + 2 * 8 * std::min(2 * m_local, static_cast<double>(exchange::kBuildRound));
+  // Searching: the rows (duplicates dropped: counted as if none were), offsets, first neighbours
+  // (and in original ids, with every vertex's move back, when ordered), bitmaps, and the top-down
+  // queue and its finds: a vertex joins at most one top-down step, and those run while the
+  // frontier's edges are under the unexplored ones over alpha.
+  need.search = id * 2 * m_local + 8 * n_local + id * n_local;
+  if (ordered) need.search += id * n_local + 2 * shape.vertices;
+  need.search += 3 * n_local / 8 + shape.vertices / 8 + shape.vertices / 512;  // bitmaps, gathered frontier, summary
+  need.search += 3 * id * std::min(n_local, 2 * 2 * m_local / std::max(1.0, options.direction.alpha));
   // top-down offers (buckets, sent, received): one round, plus room for a hub's row that ends it
-  bytes += 3 * 2 * id * std::min(2 * m_local, 2.0 * exchange::kTopDownRound);
-  if (options.node.hubs > 0) bytes += 3 * shape.vertices / 16 + 17.0 * options.node.hubs;  // hub bitmap, its rank counts, ids, state
-  return estimate_to_bytes(bytes);
+  need.search += 3 * 2 * id * std::min(2 * m_local, 2.0 * exchange::kTopDownRound);
+  if (options.node.hubs > 0) need.search += 3 * shape.vertices / 16 + 17.0 * options.node.hubs;  // hub bitmap, its rank counts, ids, state
+  return need;
 }
 
 }  // namespace

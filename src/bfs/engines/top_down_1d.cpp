@@ -9,14 +9,15 @@
 namespace g500 {
 namespace {
 
-std::int64_t top_down_1d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
+// Counted as if the build's buffers and the search's state were held together.
+EngineMemory top_down_1d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
   const double id = id_bytes(options, shape.vertices);
   const double n_local = shape.vertices / shape.ranks + 64;
   double bytes = csr_1d_build_bytes(shape.vertices, shape.tuples, shape.ranks, id);
   bytes += n_local / 8 + 2 * 8 * n_local;                  // visited, frontier queues
   // Coalescing buffers: two per destination (filling, in flight) and the posted receives.
   bytes += (2.0 * shape.ranks + 4) * static_cast<double>(options.coalescing.coalescing_size) * 2 * id;
-  return estimate_to_bytes(bytes);
+  return {bytes, bytes};
 }
 
 }  // namespace

@@ -45,7 +45,8 @@ exchange::SliceLayout row_layout(const Partition2D& grid) {
   return layout;
 }
 
-std::int64_t grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
+// Counted as if the build's buffers and the search's state were held together.
+EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
   const double id = id_bytes(options, shape.vertices);
   // The harness estimates before it generates anything, so a grid that does not fit the rank
   // count is refused here, at once.
@@ -63,7 +64,7 @@ std::int64_t grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
   if (grid.rows > 1) bytes += (id + 1) * n_local * grid.rows;
   bytes += 2 * 2 * 20.0 * static_cast<double>(exchange::kTopDownRound);  // fold: two slots, sent and received
   bytes += 2 * id * static_cast<double>(omp_get_max_threads()) * 4096;  // top-down claims kept, each thread
-  return estimate_to_bytes(bytes);
+  return {bytes, bytes};
 }
 
 }  // namespace

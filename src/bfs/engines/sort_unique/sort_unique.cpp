@@ -11,14 +11,15 @@
 namespace g500 {
 namespace {
 
-std::int64_t sort_unique_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
+// Counted as if the build's buffers and the search's state were held together.
+EngineMemory sort_unique_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
   const int id = id_bytes(options, shape.vertices);
   const double n_local = shape.vertices / shape.ranks + 64, arcs = 2 * shape.tuples / shape.ranks + 1;
   // Kernel 1 builds the CSR on the host (then it is uploaded and freed); on the CPU build the
   // device memory is host memory too; and the staging buffers, one level's candidates each way.
   double bytes = csr_1d_build_bytes(shape.vertices, shape.tuples, shape.ranks, id);
   bytes += sort_unique::device_bytes(n_local, arcs, shape.vertices, id) + 2 * 2 * id * arcs;
-  return estimate_to_bytes(bytes);
+  return {bytes, bytes};
 }
 
 }  // namespace
