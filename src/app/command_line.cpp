@@ -126,6 +126,9 @@ void add_run_options(CLI::App& app, RunOptions& run, RunFlags& f) {
                                    "--output as text lines or 40-byte binary records (docs/formats.md)")
                         ->transform(choice<bool>({{"text", false}, {"binary", true}}))->default_str("text");
   f.comm_matrix = app.add_flag("--comm-matrix", run.comm_matrix, "also write kernel 2's source x destination bytes to the JSON");
+  app.add_flag("--measure-row-codes", run.measure_row_codes,
+               "after kernel 1 (untimed), measure what the rows would take stored as sorted gaps in 7-bit byte codes "
+               "(hybrid-1d, top-down-1d); the figure goes to the JSON, nothing is stored");
   app.add_option("--stats-style", run.reference_stats,
                  "the statistics block as the spec names its keys (spec), or as reference 3.0 prints them "
                  "(reference: 'bfs  harmonic_mean_TEPS:     !  ...', for scrapers written for it)")

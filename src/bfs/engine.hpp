@@ -4,6 +4,7 @@
 // the parents of the vertices of this rank's block of the common 1D partition, which is what the
 // validator reads. Engines are made through the registry (bfs/registry.hpp).
 #include <algorithm>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -13,6 +14,7 @@
 #include "core/types.hpp"
 #include "graph/arc_sketch.hpp"
 #include "graph/edge_source.hpp"
+#include "graph/row_codes.hpp"
 #include "mpi/comm.hpp"
 #include "partition/partition_1d.hpp"
 
@@ -56,6 +58,9 @@ class BfsEngine {
   // How the engine laid the graph out, for the report when it is not the 1D blocks (a 2D grid's
   // shape, for example); empty otherwise.
   virtual std::string layout() const { return {}; }
+  // This rank's rows as a compressed store would code them (graph/row_codes.hpp), for
+  // --measure-row-codes; nullopt from engines without 1D rows. Untimed; nothing is stored.
+  virtual std::optional<RowCodeSize> row_codes() const { return std::nullopt; }
 };
 
 }  // namespace g500

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/big_vector.hpp"
+
 namespace g500 {
 
 using word_t = std::uint64_t;
@@ -43,7 +45,7 @@ class Bitmap {
 
  private:
   std::int64_t bits_ = 0;
-  std::vector<word_t> words_;
+  big_vector<word_t> words_;  // huge pages past 2 MB: bits of every vertex are read at random
 };
 
 inline std::int64_t Bitmap::count() const {

@@ -326,6 +326,20 @@ std::vector<RootRecord> run_sssp_kernel(const KernelRun& k, SsspEngine& sssp, Ph
   return records;
 }
 
+// The rows' compressed size over all ranks, when the engine keeps 1D rows (untimed). Collective.
+void measure_row_codes(const BfsEngine& engine, const mpi::Comm& comm, const Progress& progress, RunRecord& run) {
+  const std::optional<RowCodeSize> mine = engine.row_codes();
+  if (!mine) {
+    progress.say("--measure-row-codes: this engine keeps no 1D rows to measure");
+    return;
+  }
+  RowCodeSize all{comm.allreduce(mine->entries, mpi::Op::sum), comm.allreduce(mine->bytes, mpi::Op::sum)};
+  progress.say("rows stored as byte-coded gaps would take %.3g GB: %.3f bytes an entry, %.3f bytes an input tuple",
+               static_cast<double>(all.bytes) / 1e9, all.entries ? static_cast<double>(all.bytes) / all.entries : 0.0,
+               static_cast<double>(all.bytes) / run.edge_tuples);
+  run.row_codes = all;
+}
+
 // Each rank's peak so far, and the line that says it.
 void record_peak(const mpi::Comm& comm, const Progress& progress, RunRecord& run) {
   run.peak_memory = comm.allgather(peak_resident_bytes());
@@ -393,6 +407,7 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   if (!run.layout.empty()) progress.say("kernel 1: the graph is laid out on a %s", run.layout.c_str());
   traffic.construction = mpi::traffic().snapshot().since(before_build);
   run.peak_memory_after_construction = comm.allgather(peak_resident_bytes());
+  if (options.measure_row_codes && graphs.bfs) measure_row_codes(*graphs.bfs, comm, progress, run);
 
   const Partition1D& part = *graphs.part;
   const std::vector<vertex_t> roots = pick_roots(options, source, part, comm, marks.local_block(part, comm));

@@ -68,6 +68,16 @@ std::string host_name() {
   return buf;
 }
 
+// What the rows would take stored compressed (--measure-row-codes), beside the edge count.
+nlohmann::json row_codes_json(const RunRecord& run) {
+  if (!run.row_codes) return nullptr;
+  const RowCodeSize& c = *run.row_codes;
+  return {{"entries", c.entries},
+          {"bytes", c.bytes},
+          {"bytes_per_entry", c.entries ? static_cast<double>(c.bytes) / c.entries : 0.0},
+          {"bytes_per_tuple", run.edge_tuples ? static_cast<double>(c.bytes) / run.edge_tuples : 0.0}};
+}
+
 nlohmann::json memory_json(const RunRecord& run) {
   std::int64_t total = 0;
   for (std::int64_t b : run.peak_memory) total += b;
@@ -231,6 +241,7 @@ nlohmann::json to_json(const RunRecord& run, const std::string& command_line) {
        {{"vertices", run.vertices},
         {"edge_tuples", run.edge_tuples},
         {"layout", run.layout.empty() ? "1D blocks" : run.layout}}},
+      {"row_codes", row_codes_json(run)},
       {"edge_source", run.edge_source},
       {"graph_generation", run.generation_seconds},
       {"construction_time", run.construction_seconds},

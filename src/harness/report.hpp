@@ -4,7 +4,10 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <optional>
 #include <vector>
+
+#include "graph/row_codes.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -50,6 +53,7 @@ struct RunRecord {
   // ... and as the first validation began (after the warm-up search): the graph and a search,
   // without the validation batch's tables, which shrink to fit the memory
   std::vector<std::int64_t> peak_memory_before_validation;
+  std::optional<RowCodeSize> row_codes;  // with --measure-row-codes: over all ranks
 };
 
 void print_statistics(std::ostream& out, const RunRecord& run);

@@ -42,6 +42,7 @@ struct RunOptions {
   std::string output_path;   // --output: every search's tree (empty: none)
   bool output_binary = false;  // --output-format binary
   bool comm_matrix = false;  // the source x destination bytes of kernel 2 in the JSON
+  bool measure_row_codes = false;  // --measure-row-codes: the rows' compressed size in the JSON
   bool reference_stats = false;  // --stats-style reference: the statistics as reference 3.0 spells them
   double energy_loop_seconds = 0;  // --energy-loop: each kernel's searches repeated this long after its run
   bool quiet = false;

@@ -94,7 +94,10 @@ bool replicate_tree(const Partition1D& part, const mpi::Comm& comm, vertex_t roo
   if (agree(comm, failure).rule) return true;
   tree.at(root, slot).set_level(0);
   exchange::SliceGather gather(comm, {part.word_counts(), part.word_displs()});
-  Bitmap fresh(part.local_count()), fresh_all(n);
+  // The vertices of the level before, on every rank: a parent is looked up in this bitmap (N/8
+  // bytes, mostly in cache) rather than in the table, where each look would miss.
+  Bitmap fresh(part.local_count()), fresh_all(n), previous_all(n);
+  previous_all.set(root);
   const bool positions_fit = exchange::SliceGather::positions_fit(part.count_of(0) + kWordBits);
   for (std::int64_t d = 1;; ++d) {
     std::int64_t found = 0;
@@ -104,7 +107,7 @@ bool replicate_tree(const Partition1D& part, const mpi::Comm& comm, vertex_t roo
       word_t now = 0;
       for (word_t left = bits; left; left &= left - 1) {
         const int b = __builtin_ctzll(left);
-        if (tree.at(parents[w * kWordBits + b], slot).level() == d - 1) now |= word_t{1} << b;
+        if (previous_all.test(parents[w * kWordBits + b])) now |= word_t{1} << b;
       }
       fresh.data()[w] = now;
       bits &= ~now;
@@ -127,6 +130,7 @@ bool replicate_tree(const Partition1D& part, const mpi::Comm& comm, vertex_t roo
 #pragma omp parallel for schedule(static)
     for (std::int64_t w = 0; w < fresh_all.num_words(); ++w)
       for (word_t bits = fresh_all.word(w); bits; bits &= bits - 1) tree.at(w * kWordBits + __builtin_ctzll(bits), slot).set_level(level);
+    std::swap(previous_all, fresh_all);
   }
   // (A chain that never reached the root is reported by the caller; its fingerprints do no harm.)
   const vertex_t begin = part.begin();

@@ -187,8 +187,11 @@ class TupleScan {
 #pragma omp parallel for schedule(static)
     for (std::int64_t k = 0; k < m; ++k) {
       if (k + kPrefetchDistance < m) {
+        // Both reads at random: the parent, and (for a match, most candidates) the bit to set.
         const Candidate& soon = list[k + kPrefetchDistance];
-        __builtin_prefetch(parents_[soon.slot].address(part_.to_local(static_cast<vertex_t>(soon.child))));
+        const local_t i = part_.to_local(static_cast<vertex_t>(soon.child));
+        __builtin_prefetch(parents_[soon.slot].address(i));
+        __builtin_prefetch(confirmed_[soon.slot].data() + (i >> 6), 1);
       }
       const local_t i = part_.to_local(static_cast<vertex_t>(list[k].child));
       if (parents_[list[k].slot][i] == static_cast<vertex_t>(list[k].parent)) confirmed_[list[k].slot].set_atomic(i);

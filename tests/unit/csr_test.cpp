@@ -12,6 +12,7 @@
 #include "graph/degree_code.hpp"
 #include "graph/row_builder.hpp"
 #include "graph/row_offsets.hpp"
+#include "graph/row_codes.hpp"
 #include "graph/vertex_count.hpp"
 #include "test_graphs.hpp"
 
@@ -235,6 +236,23 @@ TEST(RowOffsetsTest, NarrowWhileTheEntriesFit) {
   }
   EXPECT_TRUE(RowOffsets(big_vector<edge_count_t>(fits.begin(), fits.end())).narrow());
   EXPECT_FALSE(RowOffsets(big_vector<edge_count_t>(wide.begin(), wide.end())).narrow());
+}
+
+// Each row sorted, its first entry coded as the zigzag gap from the row's vertex, the others as
+// gaps from the one before, 7 bits a byte.
+TEST(RowCodes, CountsTheBytesOfSortedGaps) {
+  EXPECT_EQ(vlq_bytes(0), 1);
+  EXPECT_EQ(vlq_bytes(127), 1);
+  EXPECT_EQ(vlq_bytes(128), 2);
+  EXPECT_EQ(vlq_bytes(16383), 2);
+  EXPECT_EQ(vlq_bytes(16384), 3);
+  // Rows of vertices 200, 201, 202: {5, 1, 3} -> gaps 1 - 200 (zigzag 399: 2 bytes), 2, 2;
+  // {} -> nothing; {0, 300} -> 0 - 202 (zigzag 403: 2 bytes), 300 (2 bytes).
+  const std::vector<edge_count_t> offsets = {0, 3, 3, 5};
+  const std::vector<std::uint32_t> columns = {5, 1, 3, 300, 0};
+  const RowCodeSize size = measure_row_codes(offsets, columns.data(), 3, 200);
+  EXPECT_EQ(size.entries, 5);
+  EXPECT_EQ(size.bytes, 2 + 1 + 1 + 2 + 2);
 }
 
 }  // namespace
