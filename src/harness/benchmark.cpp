@@ -364,12 +364,16 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   run.edge_tuples = source.global_tuples();
 
   // Memory, before anything is allocated: the validation batch shrinks to fit, never the run.
+  // No larger than the searches drawn: a batch's tables are made whole at its first search.
   KernelChoice& kernels = run.options.kernels;
+  if (options.root_ids.empty() && options.roots_file.empty())
+    kernels.bfs_validation_batch = std::min(kernels.bfs_validation_batch, std::max(1, options.roots));
+  const int wanted_batch = kernels.bfs_validation_batch;
   kernels.bfs_validation_batch = fitting_validation_batch(comm, opened.vertices, static_cast<double>(run.edge_tuples),
                                                           options.bfs, kernels, !options.skip_validation);
-  if (kernels.bfs_validation_batch < options.kernels.bfs_validation_batch) {
+  if (kernels.bfs_validation_batch < wanted_batch) {
     progress.say("validating %d searches at a time: %d do not fit the memory", kernels.bfs_validation_batch,
-                 options.kernels.bfs_validation_batch);
+                 wanted_batch);
   }
   run.memory_estimate_per_rank =
       estimate_graph_bytes(opened.vertices, static_cast<double>(run.edge_tuples), comm.size(), options.bfs, kernels);

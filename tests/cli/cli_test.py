@@ -416,6 +416,46 @@ class GoodRun(unittest.TestCase):
             q = program.run(["--scale", "10", "--roots", "4", "--quiet"], np=2)
             self.assertEqual(q.stderr, "")
 
+    def test_row_codes_measure_sorted_gaps(self):
+        # top-down-1d keeps rows by id in the generator's ids, so the figure can be made again here
+        # from the edge file: each row's first neighbour as the zigzag gap from the row's vertex, the
+        # rest as gaps, 7 bits a byte.
+        def vlq(x):
+            return 1 if x < 128 else (x.bit_length() + 6) // 7
+        with tempfile.TemporaryDirectory() as tmp:
+            edges = os.path.join(tmp, "g.bin")
+            p = program.run(["generate", "--scale", "9", "-o", edges, "-q"], np=1)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(edges, "rb") as f:
+                raw = f.read()
+            ids = [int.from_bytes(raw[k:k + 8], "little", signed=True) for k in range(0, len(raw), 8)]
+            rows = {}
+            for u, v in zip(ids[0::2], ids[1::2]):
+                if u != v:
+                    rows.setdefault(u, set()).add(v)
+                    rows.setdefault(v, set()).add(u)
+            entries = sum(len(r) for r in rows.values())
+            expected = 0
+            for row, neighbours in rows.items():
+                ordered = sorted(neighbours)
+                first = ordered[0] - row
+                expected += vlq(2 * first if first >= 0 else -2 * first - 1)
+                expected += sum(vlq(b - a) for a, b in zip(ordered, ordered[1:]))
+            for np_ in (1, 3):
+                out = os.path.join(tmp, f"r{np_}.json")
+                p = program.run(["--scale", "9", "--roots", "2", "-q", "--bfs", "top-down-1d", "--measure-row-codes",
+                                 "--json", out], np=np_)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                with open(out) as f:
+                    codes = json.load(f)["row_codes"]
+                self.assertEqual(codes["entries"], entries)
+                self.assertEqual(codes["bytes"], expected)
+                self.assertAlmostEqual(codes["bytes_per_tuple"], expected / (16 * 512))
+            # Without the option the JSON says nothing was measured.
+            p = program.run(["--scale", "9", "--roots", "2", "-q", "--json", os.path.join(tmp, "none.json")], np=2)
+            with open(os.path.join(tmp, "none.json")) as f:
+                self.assertIsNone(json.load(f)["row_codes"])
+
     def test_validation_batches_give_the_same_verdicts(self):
         # 5 roots in batches of 1, 2 and 4 (the last batch short): the same edge counts, all valid.
         with tempfile.TemporaryDirectory() as tmp:

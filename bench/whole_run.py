@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Issue 30's record: one whole g500 benchmark (generation, kernel 1, 64 searches, 64 validations)
+at a SCALE, as a user runs it, with the wall time of the whole command beside g500's own figures:
+peak per rank and in total, bytes per input tuple, the peak before validation, the memory estimate
+over the peak, construction, mean search, harmonic-mean TEPS, validation per root, the validation
+batch, and (with --row-codes) what the rows would take stored as byte-coded gaps.
+
+  bench/whole_run.py --scale 26 --np 2 --threads 1 --row-codes -o bench/results/scale26/whole_s26.json
+
+The targets of issue 30 (SCALE 26 at -np 2: the whole command in at most 480 s, construction at most
+90 s, validation at most 5 s a root; the estimate within 10% of the peak) are printed beside the
+figures. g500's own JSON is kept beside the summary (the same name with .g500.json).
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run_bench  # noqa: E402
+
+ROOT = run_bench.ROOT
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--g500", default="build/g500")
+    ap.add_argument("--scale", type=int, default=26)
+    ap.add_argument("--np", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--roots", type=int, default=64)
+    ap.add_argument("--row-codes", action="store_true", help="also --measure-row-codes (untimed, after kernel 1)")
+    ap.add_argument("-o", "--output", required=True)
+    a = ap.parse_args()
+    output = os.path.abspath(a.output)
+    own_json = output[:-5] + ".g500.json" if output.endswith(".json") else output + ".g500.json"
+    os.makedirs(os.path.dirname(output), exist_ok=True)
+    # Relative paths, run from the repository: g500's JSON records its own command line as given.
+    cmd = run_bench.mpirun(a.np) + [os.path.relpath(os.path.abspath(a.g500), ROOT), "--scale", str(a.scale),
+                                    "--roots", str(a.roots), "--json", os.path.relpath(own_json, ROOT)]
+    if a.row_codes:
+        cmd.append("--measure-row-codes")
+    start = time.monotonic()
+    run_bench.execute(cmd, a.threads)
+    wall = time.monotonic() - start
+    with open(own_json) as f:
+        r = json.load(f)
+    stats, memory = r["statistics"], r["memory"]
+    peak_rank = max(memory["peak_per_rank"])
+    summary = {
+        "command": "OMP_NUM_THREADS=%d %s" % (a.threads, run_bench.shown(cmd)),
+        "date": time.strftime("%Y-%m-%d"),
+        "wall_seconds": wall,
+        "generation_seconds": r["graph_generation"],
+        "construction_seconds": r["construction_time"],
+        "mean_search_seconds": stats["time"]["mean"],
+        "harmonic_mean_teps": stats["TEPS"]["harmonic_mean"],
+        "validation_seconds_per_root": stats["validate"]["mean"],
+        "validation_batch": r["options"].get("validation_batch"),
+        "peak_per_rank": memory["peak_per_rank"],
+        "peak_total": memory["peak_total"],
+        "peak_bytes_per_tuple": memory["peak_bytes_per_tuple"],
+        "peak_per_rank_before_validation": memory.get("peak_per_rank_before_validation"),
+        "peak_bytes_per_tuple_before_validation":
+            sum(memory.get("peak_per_rank_before_validation") or [0]) / r["graph"]["edge_tuples"],
+        "estimate_per_rank": memory["estimate_per_rank"],
+        "estimate_over_peak": memory["estimate_per_rank"] / peak_rank,
+        "row_codes": r.get("row_codes"),
+        "all_valid": all(run["result"] == "valid" for run in r["runs"]),
+    }
+    with open(output, "w") as f:
+        json.dump(summary, f, indent=2)
+        f.write("\n")
+    print("wall %.0f s (target 480 at SCALE 26)  construction %.1f s (target 90)  validation %.2f s/root (target 5)"
+          % (wall, summary["construction_seconds"], summary["validation_seconds_per_root"]))
+    print("peak %.2f GB total, %.2f bytes/tuple (%.2f before validation, batch %s); estimate/peak %.3f"
+          % (summary["peak_total"] / 1e9, summary["peak_bytes_per_tuple"],
+             summary["peak_bytes_per_tuple_before_validation"], summary["validation_batch"],
+             summary["estimate_over_peak"]))
+    if summary["row_codes"]:
+        c = summary["row_codes"]
+        print("rows as byte-coded gaps: %.3f bytes/entry, %.3f bytes/tuple" % (c["bytes_per_entry"], c["bytes_per_tuple"]))
+
+
+if __name__ == "__main__":
+    main()
