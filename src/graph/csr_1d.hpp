@@ -14,6 +14,7 @@
 #include "exchange/rounds.hpp"
 #include "graph/arc_sketch.hpp"
 #include "graph/edge_source.hpp"
+#include "graph/row_codes.hpp"
 #include "graph/row_builder.hpp"
 #include "graph/window_order.hpp"
 #include "mpi/comm.hpp"
@@ -32,6 +33,12 @@ struct Csr1D {
   const Column* end(local_t i) const { return columns.data() + offsets[i + 1]; }
   edge_count_t local_entries() const { return offsets.back(); }
 };
+
+// This rank's rows as a compressed store would code them (graph/row_codes.hpp).
+template <class Column>
+RowCodeSize row_codes_of(const Csr1D<Column>& csr) {
+  return measure_row_codes(csr.offsets, csr.columns.data(), csr.part.local_count(), csr.part.begin());
+}
 
 // How each row's neighbours are ordered.
 enum class RowOrder {

@@ -327,7 +327,7 @@ std::vector<RootRecord> run_sssp_kernel(const KernelRun& k, SsspEngine& sssp, Ph
 }
 
 // The rows' compressed size over all ranks, when the engine keeps 1D rows (untimed). Collective.
-void measure_row_codes(const BfsEngine& engine, const mpi::Comm& comm, const Progress& progress, RunRecord& run) {
+void report_row_codes(const BfsEngine& engine, const mpi::Comm& comm, const Progress& progress, RunRecord& run) {
   const std::optional<RowCodeSize> mine = engine.row_codes();
   if (!mine) {
     progress.say("--measure-row-codes: this engine keeps no 1D rows to measure");
@@ -411,7 +411,7 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   if (!run.layout.empty()) progress.say("kernel 1: the graph is laid out on a %s", run.layout.c_str());
   traffic.construction = mpi::traffic().snapshot().since(before_build);
   run.peak_memory_after_construction = comm.allgather(peak_resident_bytes());
-  if (options.measure_row_codes && graphs.bfs) measure_row_codes(*graphs.bfs, comm, progress, run);
+  if (options.measure_row_codes && graphs.bfs) report_row_codes(*graphs.bfs, comm, progress, run);
 
   const Partition1D& part = *graphs.part;
   const std::vector<vertex_t> roots = pick_roots(options, source, part, comm, marks.local_block(part, comm));

@@ -42,10 +42,11 @@ std::int64_t estimate_graph_bytes(double n, double m, int num_ranks, const BfsOp
   double build = 16 * std::min(m_local, build_round) + n / 8;
   // Searching: parents, roots (their scan, when the marks were unusable); BFS validation: every
   // vertex's level and parent fingerprint on every rank (2 bytes: a tree too deep for a batch's
-  // 1-byte entries is checked alone with 2-byte ones), bitmaps, and tree-edge candidates (buckets,
-  // sent, received); then what each further search of a batch adds
+  // 1-byte entries is checked alone with 2-byte ones), bitmaps (two of every vertex: a level and
+  // the one before), and tree-edge candidates (buckets, sent, received); then what each further
+  // search of a batch adds
   double search = 8 * n_local + n_local / 8 + 3 * 8 * std::min(2 * m_local, root_scan_round);
-  search += 2 * n + n / 8 + 3 * n_local / 8 + 3 * 2 * 8 * std::min(m_local, validation_round);
+  search += 2 * n + 2 * n / 8 + 3 * n_local / 8 + 3 * 2 * 8 * std::min(m_local, validation_round);
   if (kernels.bfs) search += BfsBatchValidator::extra_bytes(n, n_local, kernels.bfs_validation_batch);
   const GraphShape shape{n, m, num_ranks};
   // --bfs auto not yet resolved (a caller without MPI): the engine it would choose for num_ranks.

@@ -3,15 +3,14 @@
 // file with everything.
 #include <cstdint>
 #include <iosfwd>
-#include <string>
 #include <optional>
+#include <string>
 #include <vector>
-
-#include "graph/row_codes.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include "bfs/level_profile.hpp"
+#include "graph/row_codes.hpp"
 #include "harness/energy_loop.hpp"
 #include "harness/run_options.hpp"
 #include "harness/traffic_summary.hpp"

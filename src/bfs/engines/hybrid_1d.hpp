@@ -38,9 +38,7 @@ class Hybrid1D : public BfsEngine {
   explicit Hybrid1D(const EngineContext& context);
   void build(const EdgeSource& source) override;
   void search(vertex_t root, std::span<vertex_t> parents, SearchProfile* profile) override;
-  std::optional<RowCodeSize> row_codes() const override {
-    return measure_row_codes(csr_.offsets, csr_.columns.data(), part_.local_count(), part_.begin());
-  }
+  std::optional<RowCodeSize> row_codes() const override { return row_codes_of(csr_); }
 
  private:
   // A parent offer sent to the owner of `vertex` in top-down steps.

@@ -27,9 +27,7 @@ class TopDown1D : public BfsEngine {
   explicit TopDown1D(const EngineContext& context);
   void build(const EdgeSource& source) override;
   void search(vertex_t root, std::span<vertex_t> parents, SearchProfile* profile) override;
-  std::optional<RowCodeSize> row_codes() const override {
-    return measure_row_codes(csr_.offsets, csr_.columns.data(), part_.local_count(), part_.begin());
-  }
+  std::optional<RowCodeSize> row_codes() const override { return row_codes_of(csr_); }
 
   // A query: `parent` reached `vertex`, which the receiving rank owns.
   struct Query {
