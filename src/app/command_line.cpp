@@ -113,9 +113,9 @@ void add_run_options(CLI::App& app, RunOptions& run, RunFlags& f) {
                                "one last bucket, or keep a bucket each")
                     ->transform(choice<bool>({{"on", true}, {"off", false}}))->default_str("on");
   f.validation_batch =
-      app.add_option("--validation-batch", run.kernels.bfs_validation_batch,
-                     "BFS searches validated together, with one pass over the tuples: faster by up to that factor, "
-                     "for a byte per vertex per search on every rank")
+      app.add_option("--validation-batch", run.kernels.validation_batch,
+                     "searches validated together, with one pass over the tuples: faster by up to that factor, for "
+                     "a byte (BFS) or four (SSSP) per vertex per search on every rank; fewer when the memory is short")
           ->capture_default_str()->check(CLI::Range(1, 16))->transform(decimal<int>());
   app.add_flag("--skip-validation", run.skip_validation, "do not validate (the output is then marked not valid)");
   f.json = app.add_option("--json", run.json_path, "write every figure of the run to this JSON file");
@@ -206,8 +206,7 @@ void check_applies(RunOptions& run, const RunFlags& f) {
     for (const auto& [group, options] : f.group_options)
       for (const CLI::Option* o : options)
         if (given(o) && std::string(group->name) != "ids") refuse(o, "without the BFS kernel (--kernels sssp runs none)");
-    for (const CLI::Option* o : {f.bfs, f.validation_batch})
-      if (given(o)) refuse(o, "without the BFS kernel (--kernels sssp runs none)");
+    if (given(f.bfs)) refuse(f.bfs, "without the BFS kernel (--kernels sssp runs none)");
     if (run.bfs.engine == kAutoEngine) run.bfs.auto_candidates = auto_engines();
     return;
   }

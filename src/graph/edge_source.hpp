@@ -113,6 +113,56 @@ void for_each_weighted_round(const EdgeSource& source, const mpi::Comm& comm, st
   });
 }
 
+namespace detail {
+
+// scan_in_pieces, with each piece's weights (Weighted) or without.
+template <bool Weighted, class Scan, class AfterRound>
+void scan_pieces(const EdgeSource& source, const mpi::Comm& comm, std::int64_t round, Scan&& scan,
+                 AfterRound&& after_round) {
+  constexpr std::int64_t kPiece = 4096;  // 64 KB of tuples: inside L2 beside what the scan reads
+  const auto visit = [&](std::span<const Edge> edges, std::span<const float> weights) {
+    if constexpr (Weighted) scan(omp_get_thread_num(), edges, weights);
+    else scan(omp_get_thread_num(), edges);
+  };
+  if (!source.reads_in_pieces()) {
+    const auto whole_round = [&](std::int64_t, std::span<const Edge> edges, std::span<const float> weights) {
+      const std::int64_t n = static_cast<std::int64_t>(edges.size());
+#pragma omp parallel for schedule(static)
+      for (std::int64_t p = 0; p < n; p += kPiece) {
+        const std::int64_t len = std::min(kPiece, n - p);
+        visit(edges.subspan(p, len), Weighted ? weights.subspan(p, len) : weights);
+      }
+      after_round();
+    };
+    if constexpr (Weighted) for_each_weighted_round(source, comm, round, whole_round);
+    else for_each_round(source, comm, round, [&](std::int64_t first, std::span<const Edge> edges) { whole_round(first, edges, {}); });
+    return;
+  }
+  exchange::in_rounds(comm, source.count(), round, [&](std::int64_t first, std::int64_t last) {
+#pragma omp parallel
+    {
+      std::vector<Edge> piece(kPiece);
+      std::vector<float> piece_weights(Weighted ? kPiece : 0);
+#pragma omp for schedule(dynamic, 4)
+      for (std::int64_t p = first; p < last; p += kPiece) {
+        const std::int64_t len = std::min(kPiece, last - p);
+        const std::span<Edge> edges(piece.data(), len);
+        source.read(p, edges);  // the team is busy, so the source's own loop runs on this thread
+        std::span<float> weights;
+        if constexpr (Weighted) {
+          weights = std::span<float>(piece_weights.data(), len);
+          source.read_weights(p, weights);
+        }
+        visit(std::span<const Edge>(edges), std::span<const float>(weights));
+      }
+    }
+    after_round();
+    report_pass(last, source.count());
+  });
+}
+
+}  // namespace detail
+
 // Collective: scan(thread, tuples) on the OpenMP team over all of this rank's share, and
 // after_round() once per round of at most `round` tuples (for collective work, an exchange say),
 // as many rounds on every rank. A source that reads in pieces is made piece by piece on each
@@ -120,30 +170,14 @@ void for_each_weighted_round(const EdgeSource& source, const mpi::Comm& comm, st
 template <class Scan, class AfterRound>
 void scan_in_pieces(const EdgeSource& source, const mpi::Comm& comm, std::int64_t round, Scan&& scan,
                     AfterRound&& after_round) {
-  constexpr std::int64_t kPiece = 4096;  // 64 KB of tuples: inside L2 beside what the scan reads
-  if (!source.reads_in_pieces()) {
-    for_each_round(source, comm, round, [&](std::int64_t, std::span<const Edge> edges) {
-      const std::int64_t n = static_cast<std::int64_t>(edges.size());
-#pragma omp parallel for schedule(static)
-      for (std::int64_t p = 0; p < n; p += kPiece) scan(omp_get_thread_num(), edges.subspan(p, std::min(kPiece, n - p)));
-      after_round();
-    });
-    return;
-  }
-  exchange::in_rounds(comm, source.count(), round, [&](std::int64_t first, std::int64_t last) {
-#pragma omp parallel
-    {
-      std::vector<Edge> piece(kPiece);
-#pragma omp for schedule(dynamic, 4)
-      for (std::int64_t p = first; p < last; p += kPiece) {
-        const std::span<Edge> edges(piece.data(), std::min(kPiece, last - p));
-        source.read(p, edges);  // the team is busy, so the source's own loop runs on this thread
-        scan(omp_get_thread_num(), std::span<const Edge>(edges));
-      }
-    }
-    after_round();
-    report_pass(last, source.count());
-  });
+  detail::scan_pieces<false>(source, comm, round, scan, after_round);
+}
+
+// scan_in_pieces with the pieces' weights: scan(thread, tuples, weights).
+template <class Scan, class AfterRound>
+void scan_weighted_in_pieces(const EdgeSource& source, const mpi::Comm& comm, std::int64_t round, Scan&& scan,
+                             AfterRound&& after_round) {
+  detail::scan_pieces<true>(source, comm, round, scan, after_round);
 }
 
 }  // namespace g500

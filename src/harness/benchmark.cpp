@@ -64,6 +64,18 @@ std::string failed_search(const char* kernel, vertex_t root, const std::string& 
          std::to_string(r.rule) + ": " + r.message;
 }
 
+// A batch's edge counts, or UserError naming the first search that failed.
+std::vector<std::int64_t> edge_counts_or_throw(const char* kernel, const std::vector<ValidationResult>& results,
+                                               const std::vector<vertex_t>& roots,
+                                               const std::vector<std::string>& names) {
+  std::vector<std::int64_t> nedge;
+  for (std::size_t j = 0; j < results.size(); ++j) {
+    if (!results[j].ok) throw UserError(failed_search(kernel, roots[j], names[j], results[j]));
+    nedge.push_back(results[j].nedge);
+  }
+  return nedge;
+}
+
 // The timed loop every kernel runs over the roots: each search timed between barriers, its
 // traffic counted, then (outside the timing) `after` for the kernel's own bookkeeping and the
 // validation, or with --skip-validation the edge count alone. A batch's shared pass over the
@@ -251,13 +263,7 @@ std::vector<RootRecord> run_bfs_kernel(const KernelRun& k, BfsEngine& engine, Ph
   const SearchCheck bfs_check{
       validator.batch(), [&](vertex_t root) { validator.wait(root, parents); },
       [&](const std::vector<vertex_t>& roots, const std::vector<std::string>& names) {
-        const std::vector<ValidationResult> results = validator.check(roots.back(), parents);
-        std::vector<std::int64_t> nedge;
-        for (std::size_t j = 0; j < results.size(); ++j) {
-          if (!results[j].ok) throw UserError(failed_search("", roots[j], names[j], results[j]));
-          nedge.push_back(results[j].nedge);
-        }
-        return nedge;
+        return edge_counts_or_throw("", validator.check(roots.back(), parents), roots, names);
       }};
   ReachedTupleCounter counter(k.source, k.part, k.comm, batch);
   const SearchCheck bfs_count{counter.batch(), [&](vertex_t) { counter.wait(parents); },
@@ -292,19 +298,22 @@ std::vector<RootRecord> run_bfs_kernel(const KernelRun& k, BfsEngine& engine, Ph
   return records;
 }
 
-// Kernel 3: as kernel 2, a search validated at a time.
+// Kernel 3: as kernel 2, the searches validated (or counted) a batch at a time.
 std::vector<RootRecord> run_sssp_kernel(const KernelRun& k, SsspEngine& sssp, PhaseTraffic& traffic,
                                         EnergyRecord& energy) {
   const std::span<vertex_t> parents = k.parents;
   big_vector<float> dist(k.part.local_count());
-  const SearchCheck sssp_check{1, nullptr, [&](const std::vector<vertex_t>& roots, const std::vector<std::string>& names) {
-                                 const ValidationResult valid =
-                                     validate_sssp(k.source, k.part, k.comm, roots.front(), parents, dist);
-                                 if (!valid.ok) throw UserError(failed_search("SSSP ", roots.front(), names.front(), valid));
-                                 return std::vector<std::int64_t>{valid.nedge};
-                               }};
-  const SearchCheck sssp_count{1, nullptr, [&](const std::vector<vertex_t>&, const std::vector<std::string>&) {
-                                 return std::vector<std::int64_t>{count_reached_tuples(k.source, k.part, k.comm, parents)};
+  const int batch = k.output ? 1 : k.validation_batch;
+  SsspBatchValidator validator(k.source, k.part, k.comm, batch);
+  const SearchCheck sssp_check{
+      validator.batch(), [&](vertex_t root) { validator.wait(root, parents, dist); },
+      [&](const std::vector<vertex_t>& roots, const std::vector<std::string>& names) {
+        return edge_counts_or_throw("SSSP ", validator.check(roots.back(), parents, dist), roots, names);
+      }};
+  ReachedTupleCounter counter(k.source, k.part, k.comm, batch);
+  const SearchCheck sssp_count{counter.batch(), [&](vertex_t) { counter.wait(parents); },
+                               [&](const std::vector<vertex_t>&, const std::vector<std::string>&) {
+                                 return counter.count(parents);
                                }};
   sssp.search(k.loop.roots.front(), parents, dist, nullptr);  // warm-up, as for BFS (not validated)
   if (k.peak_before_validation.empty()) k.peak_before_validation = k.comm.allgather(peak_resident_bytes());
@@ -367,12 +376,12 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   // No larger than the searches drawn: a batch's tables are made whole at its first search.
   KernelChoice& kernels = run.options.kernels;
   if (options.root_ids.empty() && options.roots_file.empty())
-    kernels.bfs_validation_batch = std::min(kernels.bfs_validation_batch, std::max(1, options.roots));
-  const int wanted_batch = kernels.bfs_validation_batch;
-  kernels.bfs_validation_batch = fitting_validation_batch(comm, opened.vertices, static_cast<double>(run.edge_tuples),
+    kernels.validation_batch = std::min(kernels.validation_batch, std::max(1, options.roots));
+  const int wanted_batch = kernels.validation_batch;
+  kernels.validation_batch = fitting_validation_batch(comm, opened.vertices, static_cast<double>(run.edge_tuples),
                                                           options.bfs, kernels, !options.skip_validation);
-  if (kernels.bfs_validation_batch < wanted_batch) {
-    progress.say("validating %d searches at a time: %d do not fit the memory", kernels.bfs_validation_batch,
+  if (kernels.validation_batch < wanted_batch) {
+    progress.say("validating %d searches at a time: %d do not fit the memory", kernels.validation_batch,
                  wanted_batch);
   }
   run.memory_estimate_per_rank =
@@ -420,7 +429,7 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   const KernelLoop loop{comm, options, progress, roots, validation_traffic, source};
   std::optional<SearchOutput> output;
   if (!options.output_path.empty()) output.emplace(comm, options.output_path, options.output_binary, source);
-  const KernelRun kernel_run{loop,   options, source, part, comm, parents, output, kernels.bfs_validation_batch,
+  const KernelRun kernel_run{loop,   options, source, part, comm, parents, output, kernels.validation_batch,
                              run.peak_memory_before_validation};
   std::vector<std::int64_t> search_peer_bytes;  // kernel 2's, for --comm-matrix
   if (graphs.bfs) run.roots = run_bfs_kernel(kernel_run, *graphs.bfs, traffic, search_peer_bytes, run.bfs_energy);

@@ -11,6 +11,7 @@
 #include "bfs/id_width.hpp"
 #include "exchange/rounds.hpp"
 #include "sssp/delta_stepping.hpp"
+#include "validate/sssp_validator.hpp"
 #include "validate/bfs_validator.hpp"
 
 namespace g500 {
@@ -47,7 +48,11 @@ std::int64_t estimate_graph_bytes(double n, double m, int num_ranks, const BfsOp
   // search of a batch adds
   double search = 8 * n_local + n_local / 8 + 3 * 8 * std::min(2 * m_local, root_scan_round);
   search += 2 * n + 2 * n / 8 + 3 * n_local / 8 + 3 * 2 * 8 * std::min(m_local, validation_round);
-  if (kernels.bfs) search += BfsBatchValidator::extra_bytes(n, n_local, kernels.bfs_validation_batch);
+  // The kernels' batch validators live one after the other: the larger counts.
+  double batch_validation = 0;
+  if (kernels.bfs) batch_validation = BfsBatchValidator::extra_bytes(n, n_local, kernels.validation_batch);
+  if (kernels.sssp) batch_validation = std::max(batch_validation, SsspBatchValidator::bytes(n, n_local, kernels.validation_batch));
+  search += batch_validation;
   const GraphShape shape{n, m, num_ranks};
   // --bfs auto not yet resolved (a caller without MPI): the engine it would choose for num_ranks.
   const std::string engine = bfs.engine != kAutoEngine ? bfs.engine
@@ -59,10 +64,9 @@ std::int64_t estimate_graph_bytes(double n, double m, int num_ranks, const BfsOp
     search += need.search;
   }
   if (kernels.sssp) {
-    // Built after the BFS graph and kept beside it, so counted in both phases: distances, confirmed
-    // flags; validation's tuples relayed to the owners with their weights (buckets, sent, received;
-    // 64-bit ids at worst) and a round's weights
-    double sssp = 4 * n_local + n_local + (4 + 3 * 2 * 8 + 3 * (2 * 8 + 4) + 6 * 4) * std::min(m_local, validation_round);
+    // Built after the BFS graph and kept beside it, so counted in both phases: the distances (its
+    // validator counted above)
+    double sssp = 4 * n_local;
     sssp += static_cast<double>(delta_stepping_memory_bytes(n, m, num_ranks, id_bytes(bfs, n)));
     build += sssp;
     search += sssp;
@@ -111,12 +115,12 @@ int fitting_validation_batch(const mpi::Comm& comm, double vertices, double tupl
                              const KernelChoice& kernels, bool validating) {
   KernelChoice k = kernels;
   const auto fits = [&] { return memory_fits(comm, estimate_graph_bytes(vertices, tuples, comm.size(), bfs, k)); };
-  if (!kernels.bfs || !validating || k.bfs_validation_batch <= 1 || fits()) return kernels.bfs_validation_batch;
-  k.bfs_validation_batch = 1;
-  if (!fits()) return kernels.bfs_validation_batch;
-  k.bfs_validation_batch = kernels.bfs_validation_batch;
-  while (!fits()) --k.bfs_validation_batch;
-  return k.bfs_validation_batch;
+  if (!validating || k.validation_batch <= 1 || fits()) return kernels.validation_batch;
+  k.validation_batch = 1;
+  if (!fits()) return kernels.validation_batch;
+  k.validation_batch = kernels.validation_batch;
+  while (!fits()) --k.validation_batch;
+  return k.validation_batch;
 }
 
 }  // namespace g500

@@ -222,7 +222,7 @@ nlohmann::json to_json(const RunRecord& run, const std::string& command_line) {
                             {"roots", o.roots}, {"kernels", kernels}, {"bfs", o.bfs.engine},
                             {"skip_validation", o.skip_validation}};
   if (!o.bfs.auto_candidates.empty()) options["bfs_chosen_by"] = "auto";
-  if (o.kernels.bfs && !o.skip_validation) options["validation_batch"] = o.kernels.bfs_validation_batch;
+  if (!o.skip_validation) options["validation_batch"] = o.kernels.validation_batch;
   if (o.kernels.sssp) {
     options["delta"] = o.kernels.delta;
     options["sssp_fusion"] = o.kernels.sssp_fusion;

@@ -12,8 +12,8 @@
 namespace g500 {
 
 // Which kernels run, each over the same roots with its own timed loop: BFS (kernel 2) and SSSP
-// (kernel 3, delta-stepping with buckets of width delta; 0.01, sssp/delta_stepping.hpp). BFS
-// searches are validated `bfs_validation_batch` at a time, with one pass over the tuples.
+// (kernel 3, delta-stepping with buckets of width delta; 0.01, sssp/delta_stepping.hpp). Each
+// kernel's searches are validated `validation_batch` at a time, with one pass over the tuples.
 struct KernelChoice {
   bool bfs = true;
   bool sssp = false;
@@ -21,7 +21,7 @@ struct KernelChoice {
   bool sssp_fusion = true;  // --sssp-fusion (sssp/delta_stepping.hpp)
   bool sssp_tail = true;    // --sssp-tail
   int sssp_heavy = 0;       // --sssp-heavy: 0 auto, 1 push, 2 pull (sssp::HeavyDirection)
-  int bfs_validation_batch = 16;
+  int validation_batch = 16;
 };
 
 struct RunOptions {

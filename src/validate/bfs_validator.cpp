@@ -5,14 +5,14 @@
 #include <stdexcept>
 #include <vector>
 
-#include "core/big_vector.hpp"
-#include "core/packed_ints.hpp"
 #include "validate/failure.hpp"
+#include "validate/kept_parents.hpp"
 #include "validate/tree_table.hpp"
 #include "validate/tuple_scan.hpp"
 
 namespace g500 {
 
+using validation::KeptParents;
 using validation::kMaxBatch;
 using validation::PackedEntry;
 using validation::SlotParents;
@@ -22,26 +22,6 @@ using validation::replicate_tree;
 using validation::scan_tuples_narrowest;
 
 namespace {
-
-// The width a waiting search's parents are kept in (parent + 1, up to N), or 0 when only whole
-// vertex_t will do.
-int kept_parent_bits(vertex_t n) {
-  const int bits = static_cast<int>(std::bit_width(static_cast<std::uint64_t>(n)));
-  return bits <= PackedInts::kMaxBits ? bits : 0;
-}
-
-// Every search's result once the scan has run: each rule failure as all ranks report it, else the
-// nedge summed over the ranks.
-std::vector<ValidationResult> agreed_results(const mpi::Comm& comm, std::span<const Failure> failures,
-                                             std::span<const std::int64_t> nedge) {
-  std::vector<ValidationResult> results;
-  for (std::size_t s = 0; s < failures.size(); ++s) {
-    const Failure agreed = agree(comm, failures[s]);
-    if (agreed.rule) results.push_back({false, agreed.rule, agreed.message, 0});
-    else results.push_back({true, 0, "", comm.allreduce(nedge[s], mpi::Op::sum)});
-  }
-  return results;
-}
 
 // One search alone; nullopt when its tree is deeper than an Entry holds.
 template <class Entry>
@@ -69,10 +49,8 @@ struct BfsBatchValidator::Impl {
   const mpi::Comm& comm;
   int batch;
   std::int64_t chunk;
-  int parent_bits;  // kept_parent_bits(N)
   std::optional<TreeTable<Entry>> tree;  // made at the first search, kept for the run
-  std::vector<PackedInts> kept_packed;   // the waiting searches' parents, by slot
-  big_vector<vertex_t> kept_wide;        // (when ids are too wide to pack: slot s at s * local_count)
+  KeptParents kept;                      // the waiting searches' parents, by slot
   struct Search {
     int slot = -1;            // its trees' slot, or -1 when already decided
     ValidationResult result;  // when decided
@@ -96,37 +74,16 @@ struct BfsBatchValidator::Impl {
       search.result = *alone;
     } else {
       search.slot = slots_used++;
-      if (keep) keep_parents(search.slot, parents);
+      if (keep) kept.keep(search.slot, parents);
     }
     searches.push_back(std::move(search));
-  }
-
-  void keep_parents(int slot, std::span<const vertex_t> parents) {
-    const local_t n_local = part.local_count();
-    if (parent_bits > 0) {
-      if (kept_packed.empty()) kept_packed.assign(batch - 1, PackedInts(n_local, parent_bits));
-      PackedInts& kept = kept_packed[slot];
-      // Runs of 64 entries fill whole words: one thread each.
-#pragma omp parallel for schedule(static)
-      for (local_t run = 0; run < (n_local + 63) / 64; ++run)
-        for (local_t i = run * 64; i < std::min(n_local, run * 64 + 64); ++i)
-          kept.set(i, static_cast<std::uint64_t>(parents[i] + 1));
-    } else {
-      if (kept_wide.empty()) kept_wide.resize(static_cast<std::size_t>(batch - 1) * n_local);
-      std::copy(parents.begin(), parents.end(), kept_wide.begin() + static_cast<std::ptrdiff_t>(slot) * n_local);
-    }
-  }
-
-  SlotParents kept(int slot) const {
-    if (parent_bits > 0) return {nullptr, &kept_packed[slot]};
-    return {kept_wide.data() + static_cast<std::size_t>(slot) * part.local_count(), nullptr};
   }
 };
 
 BfsBatchValidator::BfsBatchValidator(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
                                      int batch, std::int64_t chunk)
-    : impl_(new Impl{source, part, comm, std::clamp(batch, 1, kMaxBatch), chunk, kept_parent_bits(part.num_vertices()),
-                     std::nullopt, {}, {}, {}, 0}) {}
+    : impl_(new Impl{source, part, comm, std::clamp(batch, 1, kMaxBatch), chunk, std::nullopt,
+                     KeptParents(part.num_vertices(), part.local_count(), std::clamp(batch, 1, kMaxBatch) - 1), {}, 0}) {}
 
 BfsBatchValidator::~BfsBatchValidator() = default;
 
@@ -147,7 +104,7 @@ std::vector<ValidationResult> BfsBatchValidator::check(vertex_t root, std::span<
   const bool last_in_place = b.searches.back().slot >= 0;
   std::vector<SlotParents> slot_parents;
   for (int s = 0; s < b.slots_used; ++s)
-    slot_parents.push_back(last_in_place && s == b.slots_used - 1 ? SlotParents{parents.data(), nullptr} : b.kept(s));
+    slot_parents.push_back(last_in_place && s == b.slots_used - 1 ? SlotParents{parents.data(), nullptr} : b.kept[s]);
   std::vector<Failure> failures(b.slots_used);
   std::vector<ValidationResult> scanned;
   if (b.slots_used > 0) {
@@ -163,8 +120,7 @@ std::vector<ValidationResult> BfsBatchValidator::check(vertex_t root, std::span<
 }
 
 double BfsBatchValidator::extra_bytes(double n, double n_local, int batch) {
-  const int bits = kept_parent_bits(static_cast<vertex_t>(std::min(n, 9.0e18)));
-  const double parent_bytes = bits > 0 ? bits / 8.0 : 8.0;
+  const double parent_bytes = KeptParents::bytes_per_vertex(static_cast<vertex_t>(std::min(n, 9.0e18)));
   return std::max(0, batch - 1) * (sizeof(Impl::Entry) * n + parent_bytes * n_local);
 }
 

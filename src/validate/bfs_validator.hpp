@@ -24,17 +24,9 @@
 #include "partition/partition_1d.hpp"
 #include "exchange/rounds.hpp"
 #include "mpi/comm.hpp"
+#include "validate/failure.hpp"
 
 namespace g500 {
-
-struct ValidationResult {
-  bool ok = true;
-  int rule = 0;          // the failed rule, 1..5
-  std::string message;   // names the vertices involved
-  // Input tuples (duplicates and self-loops included) whose endpoints are both in the tree: the
-  // edge count behind TEPS.
-  std::int64_t nedge = 0;
-};
 
 // Validates a batch of searches with one pass over the edge source: each rank regenerates its
 // tuples once and checks them against every tree of the batch, whose entries sit side by side so

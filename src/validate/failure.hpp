@@ -2,7 +2,9 @@
 // A rule a validator found broken on this rank, and the one all ranks report.
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "core/types.hpp"
 #include "mpi/comm.hpp"
@@ -30,6 +32,29 @@ inline Failure agree(const mpi::Comm& comm, const Failure& mine) {
   if (best == none) return {};
   const int owner = static_cast<int>(best % comm.size());
   return {static_cast<int>(best / comm.size()), comm.broadcast_string(mine.message, owner)};
+}
+
+// What a validation reports for one search.
+struct ValidationResult {
+  bool ok = true;
+  int rule = 0;          // the failed rule, 1..5
+  std::string message;   // names the vertices involved
+  // Input tuples (duplicates and self-loops included) whose endpoints are both in the tree: the
+  // edge count behind TEPS.
+  std::int64_t nedge = 0;
+};
+
+// Every search's result once the scan has run: each rule failure as all ranks report it, else the
+// nedge summed over the ranks.
+inline std::vector<ValidationResult> agreed_results(const mpi::Comm& comm, std::span<const Failure> failures,
+                                             std::span<const std::int64_t> nedge) {
+  std::vector<ValidationResult> results;
+  for (std::size_t s = 0; s < failures.size(); ++s) {
+    const Failure agreed = agree(comm, failures[s]);
+    if (agreed.rule) results.push_back({false, agreed.rule, agreed.message, 0});
+    else results.push_back({true, 0, "", comm.allreduce(nedge[s], mpi::Op::sum)});
+  }
+  return results;
 }
 
 inline std::string vid(vertex_t v) { return std::to_string(v); }

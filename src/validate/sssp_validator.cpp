@@ -1,16 +1,24 @@
 #include "validate/sssp_validator.hpp"
 
-#include <omp.h>
-
-#include <atomic>
+#include <algorithm>
 #include <cmath>
+#include <optional>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
-#include "exchange/owner_buckets.hpp"
-#include "validate/failure.hpp"
-#include "validate/tuple_relay.hpp"
+#include "validate/distance_scan.hpp"
+#include "validate/kept_parents.hpp"
+#include "validate/tuple_scan.hpp"
 
 namespace g500 {
+
+using validation::DistanceScan;
+using validation::DistanceTable;
+using validation::KeptParents;
+using validation::kMaxBatch;
+using validation::SlotParents;
+
 namespace {
 
 std::string distance(float d) { return std::to_string(d); }
@@ -32,90 +40,103 @@ void check_roots_and_ranges(const Partition1D& part, vertex_t root, std::span<co
       failure.set(1, "vertex " + vid(v) + " has a negative distance " + distance(dist[i]));
     }
   }
-}
-
-template <class Id>
-std::int64_t scan_tuples(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm, vertex_t root,
-                         std::span<const vertex_t> parents, std::span<const float> dist, std::int64_t chunk,
-                         Failure& failure) {
-  struct Note {
-    Id parent;
-    float dist;
-  };
-  const int threads = omp_get_max_threads();
-  std::vector<std::uint8_t> confirmed(part.local_count(), 0);
-  const auto confirm = [&](local_t i) { std::atomic_ref<std::uint8_t>(confirmed[i]).store(1, std::memory_order_relaxed); };
-  exchange::OwnerBuckets<Id> confirmations(comm.size(), threads, "validation.sssp_confirmations");
-  std::vector<Failure> thread_failure(threads);
-  std::vector<std::int64_t> thread_nedge(threads, 0);
-  relay_tuples<Id, Note, float>(
-      source, part, comm, chunk,
-      [&](local_t i, vertex_t, vertex_t, float) { return Note{static_cast<Id>(parents[i]), dist[i]}; },
-      [&](int t, local_t j, vertex_t v, vertex_t u, const Note& nu, float w) {
-        // Rule 1 has passed: a vertex is reached exactly when its distance is finite.
-        const bool in_u = std::isfinite(nu.dist), in_v = std::isfinite(dist[j]);
-        Failure& f = thread_failure[t];
-        if (in_u != in_v) {
-          if (f.wants(4)) {
-            const vertex_t in = in_u ? u : v, out = in_u ? v : u;
-            f.set(4, "edge (" + vid(u) + ", " + vid(v) + ") joins reached vertex " + vid(in) +
-                         " to unreached vertex " + vid(out));
-          }
-          return;
-        }
-        if (!in_u) return;
-        ++thread_nedge[t];
-        if (u == v) return;
-        const float dv = dist[j], du = nu.dist;
-        if ((du + w < dv || dv + w < du) && f.wants(3)) {
-          f.set(3, "edge (" + vid(u) + ", " + vid(v) + ") of weight " + distance(w) + " breaks the triangle rule: " +
-                       "distances " + distance(du) + " and " + distance(dv));
-        }
-        if (parents[j] == u && dv == du + w) confirm(j);
-        if (nu.parent == static_cast<Id>(v) && du == dv + w) {
-          const int owner = part.owner(u);
-          if (owner == comm.rank()) confirm(part.to_local(u));
-          else confirmations.push(t, owner, static_cast<Id>(u));
-        }
-      },
-      [&](local_t i) { __builtin_prefetch(&parents[i]); });
-  std::vector<Id> arrived;
-  confirmations.exchange(comm, arrived);
-  for (Id u : arrived) confirmed[part.to_local(static_cast<vertex_t>(u))] = 1;
-  std::int64_t nedge = 0;
-  for (int t = 0; t < threads; ++t) {
-    nedge += thread_nedge[t];
-    if (thread_failure[t].rule) failure.set(thread_failure[t].rule, thread_failure[t].message);
+  if (part.owns(root) && parents[part.to_local(root)] == kNoParent) {
+    failure.set(1, "the root " + vid(root) + " was not reached");
   }
-  for (local_t i = 0; i < part.local_count(); ++i) {
-    if (parents[i] != kNoParent && part.to_global(i) != root && !confirmed[i]) {
-      failure.set(5, "vertex " + vid(part.to_global(i)) + " has parent " + vid(parents[i]) + " at distance " +
-                         distance(dist[i]) + ", which no input edge of that weight joins it to");
-      break;
-    }
-  }
-  return nedge;
 }
 
 }  // namespace
 
+struct SsspBatchValidator::Impl {
+  const EdgeSource& source;
+  const Partition1D& part;
+  const mpi::Comm& comm;
+  int batch;
+  std::int64_t chunk;
+  std::optional<DistanceTable> table;  // made at the first search, kept for the run
+  KeptParents kept;                    // the waiting searches' parents, by slot
+  struct Search {
+    int slot = -1;            // its slot in the table, or -1 when rule 1 already decided it
+    ValidationResult result;  // when decided
+  };
+  std::vector<Search> searches;
+  std::vector<vertex_t> slot_roots;  // by slot
+
+  void add(vertex_t root, std::span<const vertex_t> parents, std::span<const float> dist, bool keep) {
+    if (!table) table.emplace(part.num_vertices(), batch);
+    Search search;
+    Failure failure;
+    check_roots_and_ranges(part, root, parents, dist, failure);
+    const Failure agreed = agree(comm, failure);
+    if (agreed.rule) {
+      search.result = {false, agreed.rule, agreed.message, 0};
+    } else {
+      search.slot = static_cast<int>(slot_roots.size());
+      slot_roots.push_back(root);
+      table->fill(part, comm, search.slot, dist);
+      if (keep) kept.keep(search.slot, parents);
+    }
+    searches.push_back(std::move(search));
+  }
+};
+
+SsspBatchValidator::SsspBatchValidator(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
+                                       int batch, std::int64_t chunk)
+    : impl_(new Impl{source, part, comm, std::clamp(batch, 1, kMaxBatch), chunk, std::nullopt,
+                     KeptParents(part.num_vertices(), part.local_count(), std::clamp(batch, 1, kMaxBatch) - 1), {}, {}}) {
+  if (!source.has_weights()) throw std::logic_error("SSSP validation needs an edge source with weights");
+}
+
+SsspBatchValidator::~SsspBatchValidator() = default;
+
+int SsspBatchValidator::batch() const { return impl_->batch; }
+
+void SsspBatchValidator::wait(vertex_t root, std::span<const vertex_t> parents, std::span<const float> dist) {
+  if (static_cast<int>(impl_->slot_roots.size()) + 1 >= impl_->batch)
+    throw std::logic_error("SsspBatchValidator::wait: the batch is full");
+  impl_->add(root, parents, dist, true);
+}
+
+std::vector<ValidationResult> SsspBatchValidator::check(vertex_t root, std::span<const vertex_t> parents,
+                                                        std::span<const float> dist) {
+  Impl& b = *impl_;
+  b.add(root, parents, dist, false);
+  const int used = static_cast<int>(b.slot_roots.size());
+  // Every slot but the last one added (when it took one) reads a kept copy.
+  const bool last_in_place = b.searches.back().slot >= 0;
+  std::vector<SlotParents> slot_parents;
+  for (int s = 0; s < used; ++s)
+    slot_parents.push_back(last_in_place && s == used - 1 ? SlotParents{parents.data(), nullptr} : b.kept[s]);
+  std::vector<Failure> failures(used);
+  std::vector<ValidationResult> scanned;
+  if (used > 0) {
+    const std::vector<std::int64_t> nedge =
+        fits_32_bit(b.part.num_vertices())
+            ? DistanceScan<std::uint32_t>(b.part, b.comm, *b.table, slot_parents, b.slot_roots).run(b.source, b.chunk, failures)
+            : DistanceScan<vertex_t>(b.part, b.comm, *b.table, slot_parents, b.slot_roots).run(b.source, b.chunk, failures);
+    scanned = agreed_results(b.comm, failures, nedge);
+  }
+  std::vector<ValidationResult> results;
+  for (Impl::Search& search : b.searches) results.push_back(search.slot >= 0 ? scanned[search.slot] : search.result);
+  b.searches.clear();
+  b.slot_roots.clear();
+  return results;
+}
+
+double SsspBatchValidator::bytes(double n, double n_local, int batch) {
+  const double parent_bytes = KeptParents::bytes_per_vertex(static_cast<vertex_t>(std::min(n, 9.0e18)));
+  const double round = static_cast<double>(exchange::kValidationRound);
+  // The table, kept parents, a confirmation bitmap a search, and a round's candidates (buckets,
+  // sent, received; 24 bytes at most each): a tuple is tight in a search about once in 16 on
+  // Graph500 graphs (a reached vertex's one tree edge among its tuples).
+  return 4.0 * n * batch + 4.0 * DistanceTable::kLanes + (batch - 1) * parent_bytes * n_local +
+         batch * n_local / 8 + 3 * 24 * round * batch / 16;
+}
+
 ValidationResult validate_sssp(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
                                vertex_t root, std::span<const vertex_t> parents, std::span<const float> dist,
                                std::int64_t chunk) {
-  if (!source.has_weights()) throw std::logic_error("SSSP validation needs an edge source with weights");
-  Failure failure;
-  check_roots_and_ranges(part, root, parents, dist, failure);
-  if (part.owns(root) && parents[part.to_local(root)] == kNoParent) {
-    failure.set(1, "the root " + vid(root) + " was not reached");
-  }
-  Failure agreed = agree(comm, failure);
-  if (agreed.rule) return {false, agreed.rule, agreed.message, 0};
-  const std::int64_t nedge = fits_32_bit(part.num_vertices())
-                                 ? scan_tuples<std::uint32_t>(source, part, comm, root, parents, dist, chunk, failure)
-                                 : scan_tuples<vertex_t>(source, part, comm, root, parents, dist, chunk, failure);
-  agreed = agree(comm, failure);
-  if (agreed.rule) return {false, agreed.rule, agreed.message, 0};
-  return {true, 0, "", comm.allreduce(nedge, mpi::Op::sum)};
+  return SsspBatchValidator(source, part, comm, 1, chunk).check(root, parents, dist).front();
 }
 
 }  // namespace g500

@@ -15,10 +15,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/bitmap.hpp"
-#include "core/padded.hpp"
-#include "exchange/owner_buckets.hpp"
 #include "graph/edge_source.hpp"
+#include "validate/tree_edge_confirmer.hpp"
 #include "validate/tree_table.hpp"
 
 namespace g500::validation {
@@ -33,24 +31,19 @@ class TupleScan {
   TupleScan(const Partition1D& part, const mpi::Comm& comm, const TreeTable<Entry>& tree,
             std::span<const SlotParents> parents)
       : part_(part), comm_(comm), tree_(tree), parents_(parents), slots_(static_cast<int>(parents.size())),
-        threads_(omp_get_max_threads()), confirmed_(slots_, Bitmap(part.local_count())),
-        to_owner_(comm.size(), threads_, "validation.tree_edge_candidates"),
+        threads_(omp_get_max_threads()), confirmer_(part, comm, parents),
         thread_failure_(static_cast<std::size_t>(threads_) * slots_),
-        thread_nedge_(static_cast<std::size_t>(threads_) * slots_, 0), own_(threads_) {}
+        thread_nedge_(static_cast<std::size_t>(threads_) * slots_, 0) {}
 
   // Collective. Scans the source in rounds of `chunk` tuples; adds to each search's failure and
   // returns each search's count of this rank's nedge.
   std::vector<std::int64_t> run(const EdgeSource& source, std::int64_t chunk, std::span<Failure> failures) {
     scan_in_pieces(source, comm_, chunk, [&](int t, std::span<const Edge> edges) { scan(t, edges); },
-                   [&] { confirm_round(); });
+                   [&] { confirmer_.confirm_round(); });
     return finish(failures);
   }
 
  private:
-  struct Candidate {
-    Id child, parent;
-    std::uint32_t slot;
-  };
   static constexpr std::int64_t kPrefetchDistance = 16;  // tuples (or candidates) ahead
 
   // Thread t's tuples against every tree of the batch.
@@ -163,40 +156,7 @@ class TupleScan {
     }
   }
 
-  // This rank's own candidates wait for the end of the round too, so that all are checked in one
-  // prefetched sweep (each reads a parent at random).
-  void candidate(int t, int s, vertex_t child, vertex_t parent) {
-    const int owner = part_.owner(child);
-    const Candidate c{static_cast<Id>(child), static_cast<Id>(parent), static_cast<std::uint32_t>(s)};
-    if (owner == comm_.rank()) own_[t].value.push_back(c);
-    else to_owner_.push(t, owner, c);
-  }
-
-  // Collective: the round's candidates to their owners, and every candidate confirmed or not.
-  void confirm_round() {
-    to_owner_.exchange(comm_, received_);
-    confirm(received_);
-    for (Padded<std::vector<Candidate>>& list : own_) {
-      confirm(list.value);
-      list.value.clear();
-    }
-  }
-
-  void confirm(const std::vector<Candidate>& list) {
-    const std::int64_t m = static_cast<std::int64_t>(list.size());
-#pragma omp parallel for schedule(static)
-    for (std::int64_t k = 0; k < m; ++k) {
-      if (k + kPrefetchDistance < m) {
-        // Both reads at random: the parent, and (for a match, most candidates) the bit to set.
-        const Candidate& soon = list[k + kPrefetchDistance];
-        const local_t i = part_.to_local(static_cast<vertex_t>(soon.child));
-        __builtin_prefetch(parents_[soon.slot].address(i));
-        __builtin_prefetch(confirmed_[soon.slot].data() + (i >> 6), 1);
-      }
-      const local_t i = part_.to_local(static_cast<vertex_t>(list[k].child));
-      if (parents_[list[k].slot][i] == static_cast<vertex_t>(list[k].parent)) confirmed_[list[k].slot].set_atomic(i);
-    }
-  }
+  void candidate(int t, int s, vertex_t child, vertex_t parent) { confirmer_.candidate(t, s, child, parent); }
 
   // The threads' counts and failures summed per search, and rule 5 for every reached vertex of
   // this rank whose tree edge no tuple confirmed.
@@ -211,7 +171,7 @@ class TupleScan {
       }
       for (local_t i = 0; i < part_.local_count(); ++i) {
         const std::uint32_t level = rows[i * tree_.slots() + s].level();
-        if (level != Entry::kUnreached && level > 0 && !confirmed_[s].test(i)) {
+        if (level != Entry::kUnreached && level > 0 && !confirmer_.confirmed(s, i)) {
           failures[s].set(5, "vertex " + vid(part_.to_global(i)) + " has parent " + vid(parents_[s][i]) +
                                  ", which no input edge joins it to");
           break;
@@ -226,12 +186,9 @@ class TupleScan {
   const TreeTable<Entry>& tree_;
   std::span<const SlotParents> parents_;
   int slots_, threads_;
-  std::vector<Bitmap> confirmed_;  // by search: this rank's vertices whose tree edge a tuple confirmed
-  exchange::OwnerBuckets<Candidate> to_owner_;
-  std::vector<Candidate> received_;
+  TreeEdgeConfirmer<Id> confirmer_;
   std::vector<Failure> thread_failure_;     // [thread * slots + search]
   std::vector<std::int64_t> thread_nedge_;  // the same
-  std::vector<Padded<std::vector<Candidate>>> own_;  // by thread: candidates this rank owns
 };
 
 // A TupleScan with candidates in 32-bit ids whenever N allows.

@@ -154,5 +154,53 @@ TEST(SsspValidator, CatchesBrokenResults) {
   EXPECT_EQ(r.rule, 1) << r.message;
 }
 
+// A batch shares one pass over the tuples: each search gets the result it gets alone, a broken one
+// (rule 3 or 5 in the scan, rule 1 before it) among valid ones included, and the batch is reusable.
+TEST(SsspValidator, BatchGivesEachSearchItsOwnResult) {
+  const mpi::Comm world = mpi::Comm::world();
+  const KroneckerGenerator gen(9, 16, 4);
+  const KroneckerSource source(gen, world.rank(), world.size());
+  const Partition1D part(gen.num_vertices(), world.size(), world.rank());
+  auto engine = make_delta_stepping(world, part, SsspOptions{}, true);
+  engine->build(source);
+  const std::vector<vertex_t> roots = choose_roots(connected_vertices(source, part, world), part, world, 5, 2);
+  ASSERT_EQ(roots.size(), 5u);
+  std::vector<std::vector<vertex_t>> parents(roots.size(), std::vector<vertex_t>(part.local_count()));
+  std::vector<std::vector<float>> dist(roots.size(), std::vector<float>(part.local_count()));
+  std::vector<std::int64_t> alone;
+  for (std::size_t k = 0; k < roots.size(); ++k) {
+    engine->search(roots[k], parents[k], dist[k], nullptr);
+    const ValidationResult r = validate_sssp(source, part, world, roots[k], parents[k], dist[k]);
+    ASSERT_TRUE(r.ok) << r.message;
+    alone.push_back(r.nedge);
+  }
+  // Search 1: a reached vertex's distance too long (rule 3); search 2: its parent not a neighbour
+  // (rule 5); search 3: the root's distance (rule 1).
+  const auto first_reached = [&](std::size_t k) {
+    vertex_t v = std::numeric_limits<vertex_t>::max();
+    for (local_t i = 0; i < part.local_count(); ++i)
+      if (parents[k][i] != kNoParent && part.to_global(i) != roots[k]) v = std::min(v, part.to_global(i));
+    return world.allreduce(v, mpi::Op::min);
+  };
+  const vertex_t victim = first_reached(1);
+  if (part.owns(victim)) dist[1][part.to_local(victim)] += 1.5f;
+  const vertex_t orphan = first_reached(2);
+  if (part.owns(orphan)) parents[2][part.to_local(orphan)] = (parents[2][part.to_local(orphan)] + 1) % 512;
+  if (part.owns(roots[3])) dist[3][part.to_local(roots[3])] = 0.5f;
+  SsspBatchValidator batch(source, part, world, 5);
+  for (int pass = 0; pass < 2; ++pass) {
+    for (std::size_t k = 0; k + 1 < roots.size(); ++k) batch.wait(roots[k], parents[k], dist[k]);
+    const std::vector<ValidationResult> results = batch.check(roots.back(), parents.back(), dist.back());
+    ASSERT_EQ(results.size(), roots.size());
+    for (std::size_t k : {0u, 4u}) {
+      EXPECT_TRUE(results[k].ok) << "search " << k << ": " << results[k].message;
+      EXPECT_EQ(results[k].nedge, alone[k]) << "search " << k;
+    }
+    EXPECT_EQ(results[1].rule, 3) << results[1].message;
+    EXPECT_EQ(results[2].rule, 5) << results[2].message;
+    EXPECT_EQ(results[3].rule, 1) << results[3].message;
+  }
+}
+
 }  // namespace
 }  // namespace g500

@@ -164,7 +164,9 @@ TEST(ValidatorBatch, EachSearchGetsTheVerdictItGetsAlone) {
       EXPECT_EQ(batched[k].ok, alone[k].ok) << "batch " << batch << ", search " << k;
       EXPECT_EQ(batched[k].rule, alone[k].rule) << "batch " << batch << ", search " << k << ": " << batched[k].message;
       EXPECT_EQ(batched[k].nedge, alone[k].nedge);
-      if (alone[k].ok) EXPECT_EQ(batched[k].nedge, kFaultGraphNedge);
+      if (alone[k].ok) {
+        EXPECT_EQ(batched[k].nedge, kFaultGraphNedge);
+      }
     }
   }
 }
