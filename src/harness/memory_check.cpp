@@ -37,41 +37,35 @@ std::int64_t estimate_graph_bytes(double n, double m, int num_ranks, const BfsOp
   const double build_round = static_cast<double>(exchange::kBuildRound);
   const double root_scan_round = static_cast<double>(exchange::kRootScanRound);
   const double validation_round = static_cast<double>(exchange::kValidationRound);
-  // Two phases, each with what the harness holds beside the engines; the run's peak is the larger.
+  // Phases, each with what the harness holds beside the engines; the run's peak is the largest.
   // No edge list is kept: each stage reads rounds of tuples again (one round buffer at a time).
   // Kernel 1: a round of tuples and the roots' marks of every id.
-  double build = 16 * std::min(m_local, build_round) + n / 8;
-  // Searching: parents, roots (their scan, when the marks were unusable); BFS validation: every
-  // vertex's level and parent fingerprint on every rank (2 bytes: a tree too deep for a batch's
-  // 1-byte entries is checked alone with 2-byte ones), bitmaps (two of every vertex: a level and
-  // the one before), and tree-edge candidates (buckets, sent, received); then what each further
-  // search of a batch adds
-  double search = 8 * n_local + n_local / 8 + 3 * 8 * std::min(2 * m_local, root_scan_round);
-  search += 2 * n + 2 * n / 8 + 3 * n_local / 8 + 3 * 2 * 8 * std::min(m_local, validation_round);
-  // The kernels' batch validators live one after the other: the larger counts.
-  double batch_validation = 0;
-  if (kernels.bfs) batch_validation = BfsBatchValidator::extra_bytes(n, n_local, kernels.validation_batch);
-  if (kernels.sssp) batch_validation = std::max(batch_validation, SsspBatchValidator::bytes(n, n_local, kernels.validation_batch));
-  search += batch_validation;
+  const double build = 16 * std::min(m_local, build_round) + n / 8;
+  // Searching: parents, roots (their scan, when the marks were unusable).
+  const double search = 8 * n_local + n_local / 8 + 3 * 8 * std::min(2 * m_local, root_scan_round);
+  // Kernel 3 runs after kernel 2, in the memory the BFS graph held (its graph is built then, when
+  // both run): its own phase, with what the harness holds at either of kernel 2's, the distances,
+  // the weighted graph (built and searched) and its batch validator.
+  double sssp = 0;
+  if (kernels.sssp) {
+    sssp = std::max(build, search) + 4 * n_local +
+           static_cast<double>(delta_stepping_memory_bytes(n, m, num_ranks, id_bytes(bfs, n))) +
+           SsspBatchValidator::bytes(n, n_local, kernels.validation_batch);
+  }
+  if (!kernels.bfs) return estimate_to_bytes(sssp);
+  // BFS validation: every vertex's level and parent fingerprint on every rank (2 bytes: a tree too
+  // deep for a batch's 1-byte entries is checked alone with 2-byte ones), bitmaps (two of every
+  // vertex: a level and the one before), and tree-edge candidates (buckets, sent, received); then
+  // what each further search of a batch adds
+  const double bfs_validation = 2 * n + 2 * n / 8 + 3 * n_local / 8 + 3 * 2 * 8 * std::min(m_local, validation_round) +
+                                BfsBatchValidator::extra_bytes(n, n_local, kernels.validation_batch);
   const GraphShape shape{n, m, num_ranks};
   // --bfs auto not yet resolved (a caller without MPI): the engine it would choose for num_ranks.
   const std::string engine = bfs.engine != kAutoEngine ? bfs.engine
                              : choose_engine(bfs.auto_candidates.empty() ? auto_engines() : bfs.auto_candidates,
                                              num_ranks, bfs.grid.grid);
-  if (kernels.bfs) {
-    const EngineMemory need = find_engine(engine).memory_bytes(shape, bfs);
-    build += need.build;
-    search += need.search;
-  }
-  if (kernels.sssp) {
-    // Built after the BFS graph and kept beside it, so counted in both phases: the distances (its
-    // validator counted above)
-    double sssp = 4 * n_local;
-    sssp += static_cast<double>(delta_stepping_memory_bytes(n, m, num_ranks, id_bytes(bfs, n)));
-    build += sssp;
-    search += sssp;
-  }
-  return estimate_to_bytes(std::max(build, search));
+  const EngineMemory need = find_engine(engine).memory_bytes(shape, bfs);
+  return estimate_to_bytes(std::max({build + need.build, search + bfs_validation + need.search, sssp}));
 }
 
 std::int64_t estimate_generate_bytes(int scale, int edgefactor, int num_ranks, bool with_weights) {

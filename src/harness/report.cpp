@@ -245,6 +245,7 @@ nlohmann::json to_json(const RunRecord& run, const std::string& command_line) {
       {"edge_source", run.edge_source},
       {"graph_generation", run.generation_seconds},
       {"construction_time", run.construction_seconds},
+      {"sssp_construction_time", run.sssp_construction_seconds},
       {"validated", run.validated},
       {"statistics", statistics_json(run.roots)},
       {"runs", roots},

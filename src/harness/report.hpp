@@ -38,7 +38,8 @@ struct RunRecord {
   vertex_t vertices = 0;         // N, as kernel 1 found it
   std::int64_t edge_tuples = 0;  // M
   double generation_seconds = 0;
-  double construction_seconds = 0;
+  double construction_seconds = 0;       // kernel 1: every graph the kernels search
+  double sssp_construction_seconds = 0;  // ... of which the weighted graph, when built after kernel 2
   std::vector<RootRecord> roots;       // kernel 2 (BFS), when it ran
   std::vector<RootRecord> sssp_roots;  // kernel 3 (SSSP), when it ran
   EnergyRecord bfs_energy, sssp_energy;  // --energy-loop
