@@ -20,6 +20,13 @@
 namespace g500 {
 namespace {
 
+// A float as the shortest decimal that reads back as it (0.01f: "0.01"), for --help's defaults.
+std::string shortest_decimal(float x) {
+  char text[32];
+  const std::to_chars_result r = std::to_chars(text, text + sizeof text, x);
+  return std::string(text, r.ptr);
+}
+
 constexpr int kMaxScale = 42;
 
 // Returns --scale and --edgefactor, which a graph file replaces.
@@ -99,16 +106,18 @@ void add_run_options(CLI::App& app, RunOptions& run, RunFlags& f) {
   app.add_option("--kernels", f.kernels, "kernels to run over the roots, comma-separated: bfs (kernel 2), sssp (kernel 3)")
       ->delimiter(',')->transform(one_of({"bfs", "sssp"}))->default_str("bfs");
   f.delta = app.add_option("--delta", f.delta_text, "SSSP: delta-stepping bucket width (the reference uses 0.1)")
-                ->default_str("0.01");
-  f.sssp_fusion = app.add_option("--sssp-fusion", run.kernels.sssp_fusion,
+                ->default_str(shortest_decimal(kDefaultDelta));
+  f.sssp_fusion = app.add_option("--sssp-fusion", run.kernels.sssp_options.fusion,
                                  "SSSP: relax a rank's own vertices that fall back into the current bucket before the "
                                  "round's exchange (bucket fusion), or one global round each")
                       ->transform(choice<bool>({{"on", true}, {"off", false}}))->default_str("on");
-  f.sssp_heavy = app.add_option("--sssp-heavy", run.kernels.sssp_heavy,
+  f.sssp_heavy = app.add_option("--sssp-heavy", run.kernels.sssp_options.heavy,
                                 "SSSP: a bucket's heavy edges pushed by its settled vertices, pulled by the unsettled "
                                 "ones from a copy of the bucket on every rank, or auto: whichever has less work")
-                     ->transform(choice<int>({{"auto", 0}, {"push", 1}, {"pull", 2}}))->default_str("auto");
-  f.sssp_tail = app.add_option("--sssp-tail", run.kernels.sssp_tail,
+                     ->transform(choice<HeavyDirection>({{"auto", HeavyDirection::automatic}, {"push", HeavyDirection::push},
+                                                         {"pull", HeavyDirection::pull}}))
+                     ->default_str("auto");
+  f.sssp_tail = app.add_option("--sssp-tail", run.kernels.sssp_options.tail,
                                "SSSP: once few vertices wait in later buckets, relax them all Bellman-Ford style in "
                                "one last bucket, or keep a bucket each")
                     ->transform(choice<bool>({{"on", true}, {"off", false}}))->default_str("on");
@@ -301,7 +310,7 @@ Command parse_command_line(int argc, const char* const* argv) {
   run.kernels.bfs = std::find(flags.kernels.begin(), flags.kernels.end(), "bfs") != flags.kernels.end();
   run.kernels.sssp = std::find(flags.kernels.begin(), flags.kernels.end(), "sssp") != flags.kernels.end();
   if (given(flags.delta)) {
-    run.kernels.delta = static_cast<float>(parse_number("--delta", flags.delta_text, FLT_MIN, FLT_MAX,
+    run.kernels.sssp_options.delta = static_cast<float>(parse_number("--delta", flags.delta_text, FLT_MIN, FLT_MAX,
                                                         "a positive number a float holds (1.2e-38 .. 3.4e38)"));
   }
   if (given(flags.energy_loop)) {

@@ -201,9 +201,7 @@ struct Graphs {
 
 // Kernel 3's weighted graph (timed by the caller as part of kernel 1).
 void build_sssp_graph(const RunOptions& options, const EdgeSource& source, const mpi::Comm& comm, Graphs& graphs) {
-  const KernelChoice& kernels = options.kernels;
-  graphs.sssp = make_delta_stepping(comm, *graphs.part, SsspOptions{kernels.delta, kernels.sssp_fusion,
-                                                static_cast<HeavyDirection>(kernels.sssp_heavy), kernels.sssp_tail},
+  graphs.sssp = make_delta_stepping(comm, *graphs.part, options.kernels.sssp_options,
                                     use_32_bit_ids(options.bfs.ids, graphs.part->num_vertices()));
   graphs.sssp->build(source);
 }

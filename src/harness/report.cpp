@@ -221,13 +221,14 @@ nlohmann::json to_json(const RunRecord& run, const std::string& command_line) {
   nlohmann::json options = {{"scale", o.scale}, {"edgefactor", o.edgefactor}, {"seed", o.seed},
                             {"roots", o.roots}, {"kernels", kernels}, {"bfs", o.bfs.engine},
                             {"skip_validation", o.skip_validation}};
-  if (!o.bfs.auto_candidates.empty()) options["bfs_chosen_by"] = "auto";
+  if (o.kernels.bfs && !o.bfs.auto_candidates.empty()) options["bfs_chosen_by"] = "auto";
   if (!o.skip_validation) options["validation_batch"] = o.kernels.validation_batch;
   if (o.kernels.sssp) {
-    options["delta"] = o.kernels.delta;
-    options["sssp_fusion"] = o.kernels.sssp_fusion;
-    options["sssp_tail"] = o.kernels.sssp_tail;
-    options["sssp_heavy"] = std::array{"auto", "push", "pull"}[o.kernels.sssp_heavy];
+    const SsspOptions& sssp = o.kernels.sssp_options;
+    options["delta"] = sssp.delta;
+    options["sssp_fusion"] = sssp.fusion;
+    options["sssp_tail"] = sssp.tail;
+    options["sssp_heavy"] = std::array{"auto", "push", "pull"}[static_cast<int>(sssp.heavy)];
   }
   for (const OptionGroup* g : find_engine(o.bfs.engine).option_groups) g->to_json(o.bfs, options);
   return {

@@ -8,19 +8,17 @@
 #include "io/graph_file.hpp"
 
 #include "bfs/bfs_options.hpp"
+#include "sssp/sssp_options.hpp"
 
 namespace g500 {
 
 // Which kernels run, each over the same roots with its own timed loop: BFS (kernel 2) and SSSP
-// (kernel 3, delta-stepping with buckets of width delta; 0.01, sssp/delta_stepping.hpp). Each
+// (kernel 3, delta-stepping with buckets of width delta, sssp/delta_stepping.hpp). Each
 // kernel's searches are validated `validation_batch` at a time, with one pass over the tuples.
 struct KernelChoice {
   bool bfs = true;
   bool sssp = false;
-  float delta = 0.01f;
-  bool sssp_fusion = true;  // --sssp-fusion (sssp/delta_stepping.hpp)
-  bool sssp_tail = true;    // --sssp-tail
-  int sssp_heavy = 0;       // --sssp-heavy: 0 auto, 1 push, 2 pull (sssp::HeavyDirection)
+  SsspOptions sssp_options;  // --delta, --sssp-* (sssp/sssp_options.hpp)
   int validation_batch = 16;
 };
 

@@ -180,8 +180,8 @@ TEST(Options, DeltaIsCheckedAsTyped) {
     EXPECT_NE(msg.find("--delta must be a positive number"), std::string::npos) << msg;
     EXPECT_NE(msg.find("got '" + bad + "'"), std::string::npos) << msg;
   }
-  EXPECT_FLOAT_EQ(parse({"--kernels", "sssp", "--delta", "0.25"}).run.kernels.delta, 0.25f);
-  EXPECT_FLOAT_EQ(parse({"--kernels", "sssp"}).run.kernels.delta, 0.01f);
+  EXPECT_FLOAT_EQ(parse({"--kernels", "sssp", "--delta", "0.25"}).run.kernels.sssp_options.delta, 0.25f);
+  EXPECT_FLOAT_EQ(parse({"--kernels", "sssp"}).run.kernels.sssp_options.delta, kDefaultDelta);
 }
 
 TEST(Options, HelpIsNotAnError) {

@@ -1,0 +1,31 @@
+#pragma once
+// How kernel 3 runs (--delta, --sssp-fusion, --sssp-heavy, --sssp-tail): a plain header, so the
+// harness's options hold it as it is.
+
+namespace g500 {
+
+// The default bucket width. The reference code's 0.1 relaxes light edges round after round in the
+// one dense bucket; 0.01 (with heavy edges pulled) took 0.46 of its time a search at SCALE 20
+// (bench/results/sssp/sweep_s20_2x1.json).
+inline constexpr float kDefaultDelta = 0.01f;
+
+// How a bucket's heavy edges are relaxed: pushed along the settled vertices' rows, pulled by the
+// unsettled vertices from a replicated copy of the bucket (sssp/settled_set.hpp), or chosen per
+// bucket by which costs less (push when its edges are fewer than kPullEdgesPerUnsettled a vertex
+// still unsettled).
+enum class HeavyDirection { automatic, push, pull };
+
+// How kernel 3 runs (--delta, --sssp-fusion, --sssp-heavy, --sssp-tail).
+struct SsspOptions {
+  float delta = kDefaultDelta;
+  // Bucket fusion (Zhang et al., CGO 2020): a rank keeps relaxing its own vertices that fall back
+  // into the current bucket before the round's exchange, instead of waiting a global round each.
+  bool fusion = true;
+  HeavyDirection heavy = HeavyDirection::automatic;
+  // Bellman-Ford for the tail (Chakaravarthy et al.): once the vertices waiting in later buckets
+  // are fewer than kTailShare of those settled, they all go into one last bucket, relaxed with
+  // every edge light until no distance changes, instead of a bucket (and its rounds) each.
+  bool tail = true;
+};
+
+}  // namespace g500
