@@ -30,6 +30,7 @@ def main():
     ap.add_argument("--np", type=int, default=2)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--roots", type=int, default=64)
+    ap.add_argument("--kernels", default="bfs", help="g500's --kernels (bfs,sssp: kernel 3's figures too)")
     ap.add_argument("--row-codes", action="store_true", help="also --measure-row-codes (untimed, after kernel 1)")
     ap.add_argument("-o", "--output", required=True)
     a = ap.parse_args()
@@ -39,6 +40,8 @@ def main():
     # Relative paths, run from the repository: g500's JSON records its own command line as given.
     cmd = run_bench.mpirun(a.np) + [os.path.relpath(os.path.abspath(a.g500), ROOT), "--scale", str(a.scale),
                                     "--roots", str(a.roots), "--json", os.path.relpath(own_json, ROOT)]
+    if a.kernels != "bfs":
+        cmd += ["--kernels", a.kernels]
     if a.row_codes:
         cmd.append("--measure-row-codes")
     start = time.monotonic()
@@ -67,8 +70,14 @@ def main():
         "estimate_per_rank": memory["estimate_per_rank"],
         "estimate_over_peak": memory["estimate_per_rank"] / peak_rank,
         "row_codes": r.get("row_codes"),
-        "all_valid": all(run["result"] == "valid" for run in r["runs"]),
+        "all_valid": all(run["result"] == "valid" for run in r["runs"] + (r["sssp"] or {}).get("runs", [])),
     }
+    if r.get("sssp"):
+        sssp = r["sssp"]["statistics"]
+        summary["sssp_construction_seconds"] = r.get("sssp_construction_time")
+        summary["sssp_mean_search_seconds"] = sssp["time"]["mean"]
+        summary["sssp_harmonic_mean_teps"] = sssp["TEPS"]["harmonic_mean"]
+        summary["sssp_validation_seconds_per_root"] = sssp["validate"]["mean"]
     with open(output, "w") as f:
         json.dump(summary, f, indent=2)
         f.write("\n")
@@ -78,6 +87,10 @@ def main():
           % (summary["peak_total"] / 1e9, summary["peak_bytes_per_tuple"],
              summary["peak_bytes_per_tuple_before_validation"], summary["validation_batch"],
              summary["estimate_over_peak"]))
+    if "sssp_mean_search_seconds" in summary:
+        print("SSSP: graph %.1f s (after kernel 2), mean search %.3f s, %.3g TEPS, validation %.2f s/root"
+              % (summary["sssp_construction_seconds"], summary["sssp_mean_search_seconds"],
+                 summary["sssp_harmonic_mean_teps"], summary["sssp_validation_seconds_per_root"]))
     if summary["row_codes"]:
         c = summary["row_codes"]
         print("rows as byte-coded gaps: %.3f bytes/entry, %.3f bytes/tuple" % (c["bytes_per_entry"], c["bytes_per_tuple"]))

@@ -55,8 +55,7 @@ class DistanceScan {
                std::span<const SlotParents> parents, std::span<const vertex_t> roots)
       : part_(part), comm_(comm), table_(table), parents_(parents), roots_(roots),
         slots_(static_cast<int>(parents.size())), threads_(omp_get_max_threads()), confirmer_(part, comm, parents),
-        thread_failure_(static_cast<std::size_t>(threads_) * slots_),
-        thread_nedge_(static_cast<std::size_t>(threads_) * slots_, 0) {}
+        tally_(threads_, slots_) {}
 
   // Collective. Adds to each search's failure and returns each search's count of this rank's nedge.
   std::vector<std::int64_t> run(const EdgeSource& source, std::int64_t chunk, std::span<Failure> failures) {
@@ -110,17 +109,15 @@ class DistanceScan {
         }
       }
     }
-    for (int s = 0; s < slots_; ++s) thread_nedge_[static_cast<std::size_t>(t) * slots_ + s] -= counted[s];
+    for (int s = 0; s < slots_; ++s) tally_.nedge(t, s) -= counted[s];
   }
 
   // A tuple that breaks rule 3 or 4 for search s.
   void report(int t, int s, vertex_t u, vertex_t v, float w, bool in_u, float du, float dv) {
-    Failure& f = thread_failure_[static_cast<std::size_t>(t) * slots_ + s];
+    Failure& f = tally_.failure(t, s);
     const bool in_v = dv < std::numeric_limits<float>::infinity();
     if (in_u != in_v) {
-      const vertex_t in = in_u ? u : v, out = in_u ? v : u;
-      f.set(4, "edge (" + vid(u) + ", " + vid(v) + ") joins reached vertex " + vid(in) + " to unreached vertex " +
-                   vid(out));
+      f.set(4, joins_reached_to_unreached(u, v, in_u));
     } else if (f.wants(3)) {
       f.set(3, "edge (" + vid(u) + ", " + vid(v) + ") of weight " + std::to_string(w) +
                    " breaks the triangle rule: distances " + std::to_string(du) + " and " + std::to_string(dv));
@@ -130,13 +127,8 @@ class DistanceScan {
   // The threads' counts and failures summed per search, and rule 5 for every reached vertex of
   // this rank but the root whose tree edge no tuple confirmed.
   std::vector<std::int64_t> finish(std::span<Failure> failures) const {
-    std::vector<std::int64_t> nedge(slots_, 0);
+    const std::vector<std::int64_t> nedge = tally_.sum(failures);
     for (int s = 0; s < slots_; ++s) {
-      for (int t = 0; t < threads_; ++t) {
-        const std::size_t at = static_cast<std::size_t>(t) * slots_ + s;
-        nedge[s] += thread_nedge_[at];
-        if (thread_failure_[at].rule) failures[s].set(thread_failure_[at].rule, thread_failure_[at].message);
-      }
       for (local_t i = 0; i < part_.local_count(); ++i) {
         const vertex_t v = part_.to_global(i);
         const float d = table_.at(v, s);
@@ -157,8 +149,7 @@ class DistanceScan {
   std::span<const vertex_t> roots_;
   int slots_, threads_;
   TreeEdgeConfirmer<Id> confirmer_;
-  std::vector<Failure> thread_failure_;     // [thread * slots + search]
-  std::vector<std::int64_t> thread_nedge_;  // the same
+  BatchTally tally_;
 };
 
 }  // namespace g500::validation

@@ -59,4 +59,35 @@ inline std::vector<ValidationResult> agreed_results(const mpi::Comm& comm, std::
 
 inline std::string vid(vertex_t v) { return std::to_string(v); }
 
+// Rule 4's message for a tuple (u, v) with one end reached (u when in_u).
+inline std::string joins_reached_to_unreached(vertex_t u, vertex_t v, bool in_u) {
+  return "edge (" + vid(u) + ", " + vid(v) + ") joins reached vertex " + vid(in_u ? u : v) + " to unreached vertex " +
+         vid(in_u ? v : u);
+}
+
+// What each thread of a scan found for each search of a batch (its first failure, its count of
+// tuples with both ends reached), summed once the scan ends.
+class BatchTally {
+ public:
+  BatchTally(int threads, int slots)
+      : slots_(slots), failure_(static_cast<std::size_t>(threads) * slots), nedge_(failure_.size(), 0) {}
+  Failure& failure(int t, int s) { return failure_[static_cast<std::size_t>(t) * slots_ + s]; }
+  std::int64_t& nedge(int t, int s) { return nedge_[static_cast<std::size_t>(t) * slots_ + s]; }
+  // Every thread's failure added to failures[s]; returns each search's count over the threads.
+  std::vector<std::int64_t> sum(std::span<Failure> failures) const {
+    std::vector<std::int64_t> nedge(slots_, 0);
+    for (std::size_t at = 0; at < failure_.size(); ++at) {
+      const int s = static_cast<int>(at % slots_);
+      nedge[s] += nedge_[at];
+      if (failure_[at].rule) failures[s].set(failure_[at].rule, failure_[at].message);
+    }
+    return nedge;
+  }
+
+ private:
+  int slots_;
+  std::vector<Failure> failure_;     // [thread * slots + search]
+  std::vector<std::int64_t> nedge_;  // the same
+};
+
 }  // namespace g500

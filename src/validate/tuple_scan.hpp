@@ -32,8 +32,7 @@ class TupleScan {
             std::span<const SlotParents> parents)
       : part_(part), comm_(comm), tree_(tree), parents_(parents), slots_(static_cast<int>(parents.size())),
         threads_(omp_get_max_threads()), confirmer_(part, comm, parents),
-        thread_failure_(static_cast<std::size_t>(threads_) * slots_),
-        thread_nedge_(static_cast<std::size_t>(threads_) * slots_, 0) {}
+        tally_(threads_, slots_) {}
 
   // Collective. Scans the source in rounds of `chunk` tuples; adds to each search's failure and
   // returns each search's count of this rank's nedge.
@@ -103,7 +102,7 @@ class TupleScan {
       }
     }
     flush();
-    for (int s = 0; s < slots_; ++s) thread_nedge_[static_cast<std::size_t>(t) * slots_ + s] += nedge[s];
+    for (int s = 0; s < slots_; ++s) tally_.nedge(t, s) += nedge[s];
   }
 
   // Wider entries, a slot at a time.
@@ -140,16 +139,14 @@ class TupleScan {
         if (__builtin_expect(broken, 0)) report(t, s, u, v, in_u, in_v, lu, lv);
       }
     }
-    for (int s = 0; s < slots; ++s) thread_nedge_[static_cast<std::size_t>(t) * slots + s] += nedge[s];
+    for (int s = 0; s < slots; ++s) tally_.nedge(t, s) += nedge[s];
   }
 
   // A tuple that breaks rule 3 or 4 for search s.
   void report(int t, int s, vertex_t u, vertex_t v, bool in_u, bool in_v, std::uint32_t lu, std::uint32_t lv) {
-    Failure& f = thread_failure_[static_cast<std::size_t>(t) * slots_ + s];
+    Failure& f = tally_.failure(t, s);
     if (in_u != in_v) {
-      const vertex_t in = in_u ? u : v, out = in_u ? v : u;
-      f.set(4, "edge (" + vid(u) + ", " + vid(v) + ") joins reached vertex " + vid(in) + " to unreached vertex " +
-                   vid(out));
+      f.set(4, joins_reached_to_unreached(u, v, in_u));
     } else {
       f.set(3, "edge (" + vid(u) + ", " + vid(v) + ") spans levels " + std::to_string(lu) + " and " +
                    std::to_string(lv));
@@ -161,14 +158,9 @@ class TupleScan {
   // The threads' counts and failures summed per search, and rule 5 for every reached vertex of
   // this rank whose tree edge no tuple confirmed.
   std::vector<std::int64_t> finish(std::span<Failure> failures) const {
-    std::vector<std::int64_t> nedge(slots_, 0);
+    const std::vector<std::int64_t> nedge = tally_.sum(failures);
     const Entry* const rows = tree_.row(part_.begin());
     for (int s = 0; s < slots_; ++s) {
-      for (int t = 0; t < threads_; ++t) {
-        const std::size_t at = static_cast<std::size_t>(t) * slots_ + s;
-        nedge[s] += thread_nedge_[at];
-        if (thread_failure_[at].rule) failures[s].set(thread_failure_[at].rule, thread_failure_[at].message);
-      }
       for (local_t i = 0; i < part_.local_count(); ++i) {
         const std::uint32_t level = rows[i * tree_.slots() + s].level();
         if (level != Entry::kUnreached && level > 0 && !confirmer_.confirmed(s, i)) {
@@ -187,8 +179,7 @@ class TupleScan {
   std::span<const SlotParents> parents_;
   int slots_, threads_;
   TreeEdgeConfirmer<Id> confirmer_;
-  std::vector<Failure> thread_failure_;     // [thread * slots + search]
-  std::vector<std::int64_t> thread_nedge_;  // the same
+  BatchTally tally_;
 };
 
 // A TupleScan with candidates in 32-bit ids whenever N allows.
