@@ -64,6 +64,14 @@ std::string failed_search(const char* kernel, vertex_t root, const std::string& 
          std::to_string(r.rule) + ": " + r.message;
 }
 
+// --skip-validation's check for either kernel: the batch's edge counts alone, from `counter`.
+SearchCheck counting_check(ReachedTupleCounter& counter, std::span<const vertex_t> parents) {
+  return {counter.batch(), [&counter, parents](vertex_t) { counter.wait(parents); },
+          [&counter, parents](const std::vector<vertex_t>&, const std::vector<std::string>&) {
+            return counter.count(parents);
+          }};
+}
+
 // A batch's edge counts, or UserError naming the first search that failed.
 std::vector<std::int64_t> edge_counts_or_throw(const char* kernel, const std::vector<ValidationResult>& results,
                                                const std::vector<vertex_t>& roots,
@@ -270,10 +278,7 @@ std::vector<RootRecord> run_bfs_kernel(const KernelRun& k, BfsEngine& engine, Ph
         return edge_counts_or_throw("", validator.check(roots.back(), parents), roots, names);
       }};
   ReachedTupleCounter counter(k.source, k.part, k.comm, batch);
-  const SearchCheck bfs_count{counter.batch(), [&](vertex_t) { counter.wait(parents); },
-                              [&](const std::vector<vertex_t>&, const std::vector<std::string>&) {
-                                return counter.count(parents);
-                              }};
+  const SearchCheck bfs_count = counting_check(counter, parents);
   // Warm-up, untimed and unreported, so the first timed search finds the engine's buffers made.
   // It is not validated: its tree is never reported, and checking it would cost a pass over the
   // tuples that a batch of timed searches shares.
@@ -315,10 +320,7 @@ std::vector<RootRecord> run_sssp_kernel(const KernelRun& k, SsspEngine& sssp, Ph
         return edge_counts_or_throw("SSSP ", validator.check(roots.back(), parents, dist), roots, names);
       }};
   ReachedTupleCounter counter(k.source, k.part, k.comm, batch);
-  const SearchCheck sssp_count{counter.batch(), [&](vertex_t) { counter.wait(parents); },
-                               [&](const std::vector<vertex_t>&, const std::vector<std::string>&) {
-                                 return counter.count(parents);
-                               }};
+  const SearchCheck sssp_count = counting_check(counter, parents);
   sssp.search(k.loop.roots.front(), parents, dist, nullptr);  // warm-up, as for BFS (not validated)
   if (k.peak_before_validation.empty()) k.peak_before_validation = k.comm.allgather(peak_resident_bytes());
   mpi::TrafficTally sssp_traffic;

@@ -99,12 +99,8 @@ void BfsBatchValidator::wait(vertex_t root, std::span<const vertex_t> parents) {
 std::vector<ValidationResult> BfsBatchValidator::check(vertex_t root, std::span<const vertex_t> parents) {
   Impl& b = *impl_;
   b.add(root, parents, false);
-  // Slots 0 .. used - 1 hold trees; every slot but the last one added (when it took one) reads a
-  // kept copy.
-  const bool last_in_place = b.searches.back().slot >= 0;
-  std::vector<SlotParents> slot_parents;
-  for (int s = 0; s < b.slots_used; ++s)
-    slot_parents.push_back(last_in_place && s == b.slots_used - 1 ? SlotParents{parents.data(), nullptr} : b.kept[s]);
+  // Slots 0 .. used - 1 hold trees.
+  const std::vector<SlotParents> slot_parents = b.kept.for_check(b.slots_used, b.searches.back().slot >= 0, parents);
   std::vector<Failure> failures(b.slots_used);
   std::vector<ValidationResult> scanned;
   if (b.slots_used > 0) {

@@ -43,6 +43,15 @@ class KeptParents {
     return {wide_.data() + static_cast<std::size_t>(slot) * local_count_, nullptr};
   }
 
+  // What a batch's check reads for slots 0 .. used - 1: the kept copies, and for the last slot,
+  // when the search just ended took it, that search's parents in place.
+  std::vector<SlotParents> for_check(int used, bool last_in_place, std::span<const vertex_t> in_place) const {
+    std::vector<SlotParents> slots;
+    for (int s = 0; s < used; ++s)
+      slots.push_back(last_in_place && s == used - 1 ? SlotParents{in_place.data(), nullptr} : (*this)[s]);
+    return slots;
+  }
+
   // Bytes a kept copy takes per vertex of its owner.
   static double bytes_per_vertex(vertex_t n) {
     const int bits = bits_for(n);

@@ -102,11 +102,7 @@ std::vector<ValidationResult> SsspBatchValidator::check(vertex_t root, std::span
   Impl& b = *impl_;
   b.add(root, parents, dist, false);
   const int used = static_cast<int>(b.slot_roots.size());
-  // Every slot but the last one added (when it took one) reads a kept copy.
-  const bool last_in_place = b.searches.back().slot >= 0;
-  std::vector<SlotParents> slot_parents;
-  for (int s = 0; s < used; ++s)
-    slot_parents.push_back(last_in_place && s == used - 1 ? SlotParents{parents.data(), nullptr} : b.kept[s]);
+  const std::vector<SlotParents> slot_parents = b.kept.for_check(used, b.searches.back().slot >= 0, parents);
   std::vector<Failure> failures(used);
   std::vector<ValidationResult> scanned;
   if (used > 0) {
