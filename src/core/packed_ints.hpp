@@ -2,6 +2,7 @@
 // Unsigned integers of a fixed width (1 to 57 bits) packed end to end in 64-bit words: an array
 // of N-vertex ids in bit_width(N) bits instead of 32 or 64. Entries 64k .. 64k + 63 fill whole
 // words (bits words of them), so threads that write disjoint runs of 64 entries never share a word.
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 
@@ -39,6 +40,21 @@ class PackedInts {
       const int high = 64 - shift;
       words_[word + 1] = (words_[word + 1] & ~(mask_ >> high)) | (value >> high);
     }
+  }
+  // Entry i set to 0 if it equals `value` (!= 0), whether it did: safe beside other threads'
+  // calls (the words are read and cleared atomically), not beside set() or get().
+  bool clear_if_equal(std::int64_t i, std::uint64_t value) {
+    const std::uint64_t bit = static_cast<std::uint64_t>(i) * bits_;
+    const std::size_t word = bit / 64;
+    const int shift = static_cast<int>(bit % 64);
+    const bool spans = shift + bits_ > 64;
+    std::atomic_ref<std::uint64_t> low(words_[word]);
+    std::uint64_t entry = low.load(std::memory_order_relaxed) >> shift;
+    if (spans) entry |= std::atomic_ref<std::uint64_t>(words_[word + 1]).load(std::memory_order_relaxed) << (64 - shift);
+    if ((entry & mask_) != value) return false;
+    low.fetch_and(~(mask_ << shift), std::memory_order_relaxed);
+    if (spans) std::atomic_ref<std::uint64_t>(words_[word + 1]).fetch_and(~(mask_ >> (64 - shift)), std::memory_order_relaxed);
+    return true;
   }
   const void* address(std::int64_t i) const {
     return reinterpret_cast<const unsigned char*>(words_.data()) + static_cast<std::uint64_t>(i) * bits_ / 8;

@@ -147,18 +147,6 @@ class Comm {
     MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buffer, counts.data(), displs.data(), detail::bytes_type<T>(),
                    comm_);
   }
-  // allgatherv_inplace of one field of an array of records: item i of the gathered sequence is
-  // the T at buffer + i * stride_bytes (counts and displs count items, as above).
-  template <class T>
-  void allgatherv_strided_inplace(T* buffer, std::size_t stride_bytes, const std::vector<int>& counts,
-                                  const std::vector<int>& displs) const {
-    count_gather(static_cast<std::size_t>(counts[rank_]) * sizeof(T), counts, sizeof(T));
-    MPI_Datatype strided;
-    MPI_Type_create_resized(detail::bytes_type<T>(), 0, static_cast<MPI_Aint>(stride_bytes), &strided);
-    MPI_Type_commit(&strided);
-    MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buffer, counts.data(), displs.data(), strided, comm_);
-    MPI_Type_free(&strided);
-  }
   // Personalized all-to-all: send[displs[r] .. + send_counts[r]) goes to rank r. `recv` gets what
   // arrived, ordered by source rank (resized, its capacity reused); returns the receive counts.
   template <class T>

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/big_vector.hpp"
+#include "exchange/column_gather.hpp"
 #include "graph/edge_source.hpp"
 #include "validate/failure.hpp"
 #include "validate/tree_edge_confirmer.hpp"
@@ -39,7 +40,7 @@ class DistanceTable {
 #pragma omp parallel for schedule(static)
     for (local_t i = 0; i < part.local_count(); ++i)
       d_[static_cast<std::size_t>(begin + i) * slots_ + slot] = std::isfinite(dist[i]) ? dist[i] : kInf;
-    comm.allgatherv_strided_inplace(d_.data() + slot, sizeof(float) * slots_, part.vertex_counts(), part.vertex_displs());
+    exchange::gather_column_inplace(comm, d_.data() + slot, slots_, part.vertex_counts(), part.vertex_displs());
   }
 
  private:
@@ -128,17 +129,16 @@ class DistanceScan {
   // this rank but the root whose tree edge no tuple confirmed.
   std::vector<std::int64_t> finish(std::span<Failure> failures) const {
     const std::vector<std::int64_t> nedge = tally_.sum(failures);
-    for (int s = 0; s < slots_; ++s) {
-      for (local_t i = 0; i < part_.local_count(); ++i) {
-        const vertex_t v = part_.to_global(i);
-        const float d = table_.at(v, s);
-        if (d < std::numeric_limits<float>::infinity() && v != roots_[s] && !confirmer_.confirmed(s, i)) {
-          failures[s].set(5, "vertex " + vid(v) + " has parent " + vid(parents_[s][i]) + " at distance " +
-                                 std::to_string(d) + ", which no input edge of that weight joins it to");
-          break;
-        }
-      }
-    }
+    const vertex_t begin = part_.begin();
+    confirmer_.first_unconfirmed(
+        [&](local_t i, int s) {
+          return table_.at(begin + i, s) < std::numeric_limits<float>::infinity() && begin + i != roots_[s];
+        },
+        [&](int s, local_t i) {
+          failures[s].set(5, "vertex " + vid(part_.to_global(i)) + " has parent " + vid(parents_[s][i]) +
+                                 " at distance " + std::to_string(table_.at(begin + i, s)) +
+                                 ", which no input edge of that weight joins it to");
+        });
     return nedge;
   }
 

@@ -38,14 +38,14 @@ class KeptParents {
     }
   }
 
-  SlotParents operator[](int slot) const {
+  SlotParents operator[](int slot) {
     if (bits_ > 0) return {nullptr, &packed_[slot]};
     return {wide_.data() + static_cast<std::size_t>(slot) * local_count_, nullptr};
   }
 
-  // What a batch's check reads for slots 0 .. used - 1: the kept copies, and for the last slot,
-  // when the search just ended took it, that search's parents in place.
-  std::vector<SlotParents> for_check(int used, bool last_in_place, std::span<const vertex_t> in_place) const {
+  // What a batch's check reads (and spends: tree_table.hpp) for slots 0 .. used - 1: the kept
+  // copies, and for the last slot, when the search just ended took it, that search's parents in place.
+  std::vector<SlotParents> for_check(int used, bool last_in_place, std::span<const vertex_t> in_place) {
     std::vector<SlotParents> slots;
     for (int s = 0; s < used; ++s)
       slots.push_back(last_in_place && s == used - 1 ? SlotParents{in_place.data(), nullptr} : (*this)[s]);

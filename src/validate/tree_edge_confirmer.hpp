@@ -4,8 +4,11 @@
 // parent) that could be child's tree edge in search s (its levels or distances fit); the child's
 // owner confirms it if `parent` is child's parent there. Candidates travel to their owners once a
 // round; this rank's own ones wait for the same sweep, so each parent read (at random) is prefetched.
+// A kept (packed) copy of the parents records a confirmed edge by clearing the parent, in the cache
+// line just read; parents in place, which are not ours to change, are marked in a bitmap.
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -23,8 +26,11 @@ template <class Id>
 class TreeEdgeConfirmer {
  public:
   TreeEdgeConfirmer(const Partition1D& part, const mpi::Comm& comm, std::span<const SlotParents> parents)
-      : part_(part), comm_(comm), parents_(parents), confirmed_(parents.size(), Bitmap(part.local_count())),
-        to_owner_(comm.size(), omp_get_max_threads(), "validation.tree_edge_candidates"), own_(omp_get_max_threads()) {}
+      : part_(part), comm_(comm), parents_(parents), confirmed_(parents.size()),
+        to_owner_(comm.size(), omp_get_max_threads(), "validation.tree_edge_candidates"), own_(omp_get_max_threads()) {
+    for (std::size_t s = 0; s < parents.size(); ++s)
+      if (!parents[s].packed) confirmed_[s] = Bitmap(part.local_count());
+  }
 
   // On thread t: `parent` may be `child`'s parent in search `slot`.
   void candidate(int t, int slot, vertex_t child, vertex_t parent) {
@@ -44,7 +50,27 @@ class TreeEdgeConfirmer {
     }
   }
 
-  bool confirmed(int slot, local_t i) const { return confirmed_[slot].test(i); }
+  // Rule 5's verdict, once every round is confirmed: unconfirmed(s, i) for the first of this rank's
+  // vertices i, in order, that needs a tree edge in search s (needs(i, s)) and has none. One sweep
+  // over the vertices on all threads, every search of a row together.
+  template <class Needs, class Report>
+  void first_unconfirmed(Needs&& needs, Report&& unconfirmed) const {
+    const int slots = static_cast<int>(confirmed_.size());
+    const local_t count = part_.local_count();
+    std::vector<local_t> first(slots, count);
+#pragma omp parallel
+    {
+      std::vector<local_t> mine(slots, count);  // this thread's first, by search
+#pragma omp for schedule(static) nowait
+      for (local_t i = 0; i < count; ++i)
+        for (int s = 0; s < slots; ++s)
+          if (mine[s] == count && needs(i, s) && !confirmed(s, i)) mine[s] = i;
+#pragma omp critical
+      for (int s = 0; s < slots; ++s) first[s] = std::min(first[s], mine[s]);
+    }
+    for (int s = 0; s < slots; ++s)
+      if (first[s] < count) unconfirmed(s, first[s]);
+  }
 
  private:
   struct Candidate {
@@ -58,21 +84,30 @@ class TreeEdgeConfirmer {
 #pragma omp parallel for schedule(static)
     for (std::int64_t k = 0; k < m; ++k) {
       if (k + kPrefetchDistance < m) {
-        // Both reads at random: the parent, and (for a match, most candidates) the bit to set.
+        // Read at random: the parent, cleared when it matches (most candidates), or a bit to set.
         const Candidate& soon = list[k + kPrefetchDistance];
         const local_t i = part_.to_local(static_cast<vertex_t>(soon.child));
-        __builtin_prefetch(parents_[soon.slot].address(i));
-        __builtin_prefetch(confirmed_[soon.slot].data() + (i >> 6), 1);
+        const SlotParents& p = parents_[soon.slot];
+        __builtin_prefetch(p.address(i), 1);
+        if (!p.packed) __builtin_prefetch(confirmed_[soon.slot].data() + (i >> 6), 1);
       }
-      const local_t i = part_.to_local(static_cast<vertex_t>(list[k].child));
-      if (parents_[list[k].slot][i] == static_cast<vertex_t>(list[k].parent)) confirmed_[list[k].slot].set_atomic(i);
+      const Candidate& c = list[k];
+      const local_t i = part_.to_local(static_cast<vertex_t>(c.child));
+      const SlotParents& p = parents_[c.slot];
+      if (p.packed) p.packed->clear_if_equal(i, static_cast<std::uint64_t>(c.parent) + 1);
+      else if (p.wide[i] == static_cast<vertex_t>(c.parent)) confirmed_[c.slot].set_atomic(i);
     }
+  }
+
+  bool confirmed(int slot, local_t i) const {
+    const SlotParents& p = parents_[slot];
+    return p.packed ? p.packed->get(i) == 0 : confirmed_[slot].test(i);
   }
 
   const Partition1D& part_;
   const mpi::Comm& comm_;
   std::span<const SlotParents> parents_;
-  std::vector<Bitmap> confirmed_;  // by search: this rank's vertices whose tree edge a tuple confirmed
+  std::vector<Bitmap> confirmed_;  // by search with parents in place: vertices whose tree edge a tuple confirmed
   exchange::OwnerBuckets<Candidate> to_owner_;
   std::vector<Candidate> received_;
   std::vector<Padded<std::vector<Candidate>>> own_;  // by thread: candidates this rank owns

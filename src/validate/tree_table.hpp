@@ -6,11 +6,13 @@
 #include <cstdint>
 #include <limits>
 #include <span>
+#include <vector>
 
 #include "core/big_vector.hpp"
 #include "core/bitmap.hpp"
 #include "core/packed_ints.hpp"
 #include "core/types.hpp"
+#include "exchange/column_gather.hpp"
 #include "exchange/slice_gather.hpp"
 #include "mpi/comm.hpp"
 #include "partition/partition_1d.hpp"
@@ -67,10 +69,11 @@ class TreeTable {
 };
 
 // A search's parents as the scan reads them: in place (the search just ended), or the copy a
-// waiting search keeps, each parent + 1 in bit_width(N) bits (0: none).
+// waiting search keeps, each parent + 1 in bit_width(N) bits (0: none). A check confirms a kept
+// copy's tree edges by clearing them (tree_edge_confirmer.hpp), so the copy is spent by its check.
 struct SlotParents {
   const vertex_t* wide = nullptr;
-  const PackedInts* packed = nullptr;
+  PackedInts* packed = nullptr;
   vertex_t operator[](local_t i) const { return wide ? wide[i] : static_cast<vertex_t>(packed->get(i)) - 1; }
   const void* address(local_t i) const { return wide ? static_cast<const void*>(wide + i) : packed->address(i); }
 };
@@ -81,18 +84,17 @@ Bitmap check_parent_ids(const Partition1D& part, vertex_t root, std::span<const 
 
 // Rule 1 and the levels of search `slot`, replicated: pass d gives level d to each vertex whose
 // parent has level d - 1, and every rank learns which vertices those were (as bitmap words, or as
-// positions once few). Every rank then fills in the fingerprints of its own vertices and gathers
-// them (whole entries: the owner's holds the level too). False when the tree is deeper than an
-// Entry holds.
+// positions once few). Each rank builds its own vertices' entries (level and parent's fingerprint)
+// in a local column, writes them to its rows and gathers everyone's: each search sweeps the table
+// once. False when the tree is deeper than an Entry holds.
 template <class Entry>
 bool replicate_tree(const Partition1D& part, const mpi::Comm& comm, vertex_t root, std::span<const vertex_t> parents,
                     TreeTable<Entry>& tree, int slot, Failure& failure) {
   const vertex_t n = part.num_vertices();
-#pragma omp parallel for schedule(static)
-  for (vertex_t v = 0; v < n; ++v) tree.at(v, slot) = Entry{};
   Bitmap pending = check_parent_ids(part, root, parents, failure);
   if (agree(comm, failure).rule) return true;
-  tree.at(root, slot).set_level(0);
+  std::vector<Entry> mine(part.local_count());  // this rank's vertices' entries, unreached so far
+  if (part.owns(root)) mine[part.to_local(root)].set_level(0);
   exchange::SliceGather gather(comm, {part.word_counts(), part.word_displs()});
   // The vertices of the level before, on every rank: a parent is looked up in this bitmap (N/8
   // bytes, mostly in cache) rather than in the table, where each look would miss.
@@ -100,6 +102,8 @@ bool replicate_tree(const Partition1D& part, const mpi::Comm& comm, vertex_t roo
   previous_all.set(root);
   const bool positions_fit = exchange::SliceGather::positions_fit(part.count_of(0) + kWordBits);
   for (std::int64_t d = 1;; ++d) {
+    const bool fits = d <= static_cast<std::int64_t>(Entry::kDeepest);
+    const std::uint32_t level = static_cast<std::uint32_t>(d);
     std::int64_t found = 0;
 #pragma omp parallel for schedule(static) reduction(+ : found)
     for (std::int64_t w = 0; w < pending.num_words(); ++w) {
@@ -112,6 +116,8 @@ bool replicate_tree(const Partition1D& part, const mpi::Comm& comm, vertex_t roo
       fresh.data()[w] = now;
       bits &= ~now;
       found += __builtin_popcountll(now);
+      if (fits)
+        for (; now; now &= now - 1) mine[w * kWordBits + __builtin_ctzll(now)].set_level(level);
     }
     const std::int64_t found_all = comm.allreduce(found, mpi::Op::sum);
     if (found_all == 0) {
@@ -124,21 +130,18 @@ bool replicate_tree(const Partition1D& part, const mpi::Comm& comm, vertex_t roo
       }
       break;
     }
-    if (d > Entry::kDeepest) return false;
+    if (!fits) return false;
     gather.gather(fresh, fresh_all, positions_fit && found_all < n / 64);
-    const std::uint32_t level = static_cast<std::uint32_t>(d);
-#pragma omp parallel for schedule(static)
-    for (std::int64_t w = 0; w < fresh_all.num_words(); ++w)
-      for (word_t bits = fresh_all.word(w); bits; bits &= bits - 1) tree.at(w * kWordBits + __builtin_ctzll(bits), slot).set_level(level);
     std::swap(previous_all, fresh_all);
   }
   // (A chain that never reached the root is reported by the caller; its fingerprints do no harm.)
   const vertex_t begin = part.begin();
 #pragma omp parallel for schedule(static)
-  for (local_t i = 0; i < part.local_count(); ++i)
-    if (parents[i] != kNoParent) tree.at(begin + i, slot).set_parent(parents[i]);
-  comm.allgatherv_strided_inplace(&tree.at(0, slot), sizeof(Entry) * tree.slots(), part.vertex_counts(),
-                                  part.vertex_displs());
+  for (local_t i = 0; i < part.local_count(); ++i) {
+    if (parents[i] != kNoParent) mine[i].set_parent(parents[i]);
+    tree.at(begin + i, slot) = mine[i];
+  }
+  exchange::gather_column_inplace(comm, &tree.at(0, slot), tree.slots(), part.vertex_counts(), part.vertex_displs());
   return true;
 }
 

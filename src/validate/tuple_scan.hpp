@@ -160,16 +160,16 @@ class TupleScan {
   std::vector<std::int64_t> finish(std::span<Failure> failures) const {
     const std::vector<std::int64_t> nedge = tally_.sum(failures);
     const Entry* const rows = tree_.row(part_.begin());
-    for (int s = 0; s < slots_; ++s) {
-      for (local_t i = 0; i < part_.local_count(); ++i) {
-        const std::uint32_t level = rows[i * tree_.slots() + s].level();
-        if (level != Entry::kUnreached && level > 0 && !confirmer_.confirmed(s, i)) {
+    const int slots = tree_.slots();
+    confirmer_.first_unconfirmed(
+        [&](local_t i, int s) {
+          const std::uint32_t level = rows[i * slots + s].level();
+          return level != Entry::kUnreached && level > 0;
+        },
+        [&](int s, local_t i) {
           failures[s].set(5, "vertex " + vid(part_.to_global(i)) + " has parent " + vid(parents_[s][i]) +
                                  ", which no input edge joins it to");
-          break;
-        }
-      }
-    }
+        });
     return nedge;
   }
 
