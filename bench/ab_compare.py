@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Two g500 builds (or settings) side by side: runs A and B in turn (A B A B ...) with the same
 arguments and reports, pair by pair, the ratio A/B of kernel 2's mean BFS time, its harmonic-mean
-TEPS and kernel 1's construction time, with the medians. On a shared machine only ratios of runs
+TEPS, kernel 1's construction time and the mean validation time a root (when validated), with the
+medians. On a shared machine only ratios of runs
 taken in turn can be trusted; absolute times drift.
 
   bench/ab_compare.py --a build/g500 --b OTHER/g500 [--pairs 5] [--np 2] [--threads 1] \\
@@ -37,7 +38,7 @@ def run_once(binary, args, np, threads, out_json, kernel="bfs"):
         r = json.load(f)
     stats = r["sssp"]["statistics"] if kernel == "sssp" else r["statistics"]
     return {"mean_time": stats["time"]["mean"], "teps": stats["TEPS"]["harmonic_mean"],
-            "construction": r["construction_time"]}
+            "construction": r["construction_time"], "validation": stats.get("validate", {}).get("mean", 0.0)}
 
 
 def main():
@@ -65,11 +66,13 @@ def main():
             a = run_once(o.a, a_cmd, o.np, o.threads, os.path.join(tmp, "a.json"), o.kernel)
             b = run_once(o.b, b_cmd, o.np, o.threads, os.path.join(tmp, "b.json"), o.kernel)
             rows.append((a, b))
-            print("pair %d: mean BFS %.5f / %.5f s, TEPS %.4g / %.4g, construction %.3f / %.3f s" % (
-                i + 1, a["mean_time"], b["mean_time"], a["teps"], b["teps"], a["construction"], b["construction"]),
-                file=sys.stderr, flush=True)
+            print("pair %d: mean BFS %.5f / %.5f s, TEPS %.4g / %.4g, construction %.3f / %.3f s, validation %.3f / %.3f s a root" % (
+                i + 1, a["mean_time"], b["mean_time"], a["teps"], b["teps"], a["construction"], b["construction"],
+                a["validation"], b["validation"]), file=sys.stderr, flush=True)
     summary = {}
-    for key in ("mean_time", "teps", "construction"):
+    for key in ("mean_time", "teps", "construction", "validation"):
+        if any(a[key] <= 0 or b[key] <= 0 for a, b in rows):
+            continue  # not validated
         ratios = [a[key] / b[key] for a, b in rows]
         summary[key] = {"median_a": statistics.median(a[key] for a, _ in rows),
                         "median_b": statistics.median(b[key] for _, b in rows),
