@@ -66,7 +66,7 @@ def main():
             a = run_once(o.a, a_cmd, o.np, o.threads, os.path.join(tmp, "a.json"), o.kernel)
             b = run_once(o.b, b_cmd, o.np, o.threads, os.path.join(tmp, "b.json"), o.kernel)
             rows.append((a, b))
-            print("pair %d: mean BFS %.5f / %.5f s, TEPS %.4g / %.4g, construction %.3f / %.3f s, validation %.3f / %.3f s a root" % (
+            print("pair %d: mean search %.5f / %.5f s, TEPS %.4g / %.4g, construction %.3f / %.3f s, validation %.3f / %.3f s a root" % (
                 i + 1, a["mean_time"], b["mean_time"], a["teps"], b["teps"], a["construction"], b["construction"],
                 a["validation"], b["validation"]), file=sys.stderr, flush=True)
     summary = {}
