@@ -36,14 +36,17 @@ void gather_column_inplace(const mpi::Comm& comm, T* column, std::int64_t stride
     }
     send.resize(round_counts[me]);
     const std::int64_t mine = displs[me] + first;
+#pragma omp parallel for schedule(static)
     for (int k = 0; k < round_counts[me]; ++k) send[k] = column[(mine + k) * stride];
     received.resize(total);
     comm.allgatherv<T>(send, received.data(), round_counts, round_displs);
+    // One team a round (not one a rank: with many ranks a round brings a few entries from each).
+#pragma omp parallel
     for (int r = 0; r < ranks; ++r) {
       if (r == me) continue;
       const std::int64_t row = displs[r] + first;
       const T* from = received.data() + round_displs[r];
-#pragma omp parallel for schedule(static)
+#pragma omp for schedule(static) nowait
       for (int k = 0; k < round_counts[r]; ++k) column[(row + k) * stride] = from[k];
     }
   }
