@@ -57,7 +57,7 @@ std::string first_line(const std::string& text) { return text.substr(0, text.fin
 
 // The options of the run whose meaning depends on others, kept to check them after parsing.
 struct RunFlags {
-  CLI::Option *input, *input_weights, *format, *relabel, *roots_file, *bfs, *delta, *sssp_fusion, *sssp_heavy, *sssp_tail, *validation_batch, *json,
+  CLI::Option *input, *input_weights, *format, *relabel, *roots_file, *bfs, *delta, *sssp_fusion, *sssp_heavy, *sssp_tail, *sssp_prune, *validation_batch, *json,
       *output, *output_format, *comm_matrix, *energy_loop;
   std::vector<std::string> kernels = {"bfs"};
   std::string delta_text, energy_loop_text;
@@ -121,6 +121,11 @@ void add_run_options(CLI::App& app, RunOptions& run, RunFlags& f) {
                                "SSSP: once few vertices wait in later buckets, relax them all Bellman-Ford style in "
                                "one last bucket, or keep a bucket each")
                     ->transform(choice<bool>({{"on", true}, {"off", false}}))->default_str("on");
+  f.sssp_prune = app.add_option("--sssp-prune", run.kernels.sssp_options.prune,
+                                "SSSP: drop relaxations toward the vertices of buckets already finished (they cannot "
+                                "lower a distance) before they are sent, checked in a bitmap of N bits on every rank, or "
+                                "send them all")
+                     ->transform(choice<bool>({{"on", true}, {"off", false}}))->default_str("on");
   f.validation_batch =
       app.add_option("--validation-batch", run.kernels.validation_batch,
                      "searches validated together, with one pass over the tuples: faster by up to that factor, for "
@@ -208,7 +213,7 @@ void check_applies(RunOptions& run, const RunFlags& f) {
     if (given(o) && !given(f.input)) refuse(o, "without --input");
   if (given(f.comm_matrix) && !given(f.json)) refuse(f.comm_matrix, "without --json, where it is written");
   if (given(f.output_format) && !given(f.output)) refuse(f.output_format, "without --output");
-  for (const CLI::Option* o : {f.delta, f.sssp_fusion, f.sssp_heavy, f.sssp_tail})
+  for (const CLI::Option* o : {f.delta, f.sssp_fusion, f.sssp_heavy, f.sssp_tail, f.sssp_prune})
     if (given(o) && !run.kernels.sssp) refuse(o, "without --kernels sssp");
   if (!run.kernels.bfs) {
     // Without kernel 2 only the id width is read (by kernel 3).

@@ -187,7 +187,8 @@ nlohmann::json sssp_json(const RunRecord& run) {
     for (const BucketRecord& b : r.buckets) {
       buckets.push_back({{"bucket", b.bucket}, {"light_rounds", b.light_rounds}, {"settled", b.settled},
                          {"light_relaxations", b.light_relaxations}, {"heavy_relaxations", b.heavy_relaxations},
-                         {"useful_relaxations", b.useful_relaxations}, {"fused_rounds", b.fused_rounds},
+                         {"useful_relaxations", b.useful_relaxations},
+                         {"pruned_relaxations", b.pruned_relaxations}, {"fused_rounds", b.fused_rounds},
                          {"bytes_sent", b.bytes_sent}, {"pulled", b.pulled},
                          {"seconds", b.seconds}});
     }
@@ -228,6 +229,7 @@ nlohmann::json to_json(const RunRecord& run, const std::string& command_line) {
     options["delta"] = sssp.delta;
     options["sssp_fusion"] = sssp.fusion;
     options["sssp_tail"] = sssp.tail;
+    options["sssp_prune"] = sssp.prune;
     options["sssp_heavy"] = std::array{"auto", "push", "pull"}[static_cast<int>(sssp.heavy)];
   }
   for (const OptionGroup* g : find_engine(o.bfs.engine).option_groups) g->to_json(o.bfs, options);

@@ -13,6 +13,9 @@
 namespace g500 {
 namespace {
 
+// Vertices ahead whose rows are asked for while one is relaxed.
+constexpr std::size_t kRowPrefetch = 8;
+
 // A fresh stamp: never seen in `stamps` before (they are cleared when the counter wraps).
 std::uint32_t next_stamp(std::vector<std::uint32_t>& stamps, std::uint32_t& counter) {
   if (++counter == 0) {
@@ -49,12 +52,22 @@ template <class Column>
 template <class First, class Last>
 void DeltaStepping<Column>::relax(std::span<const local_t> from, First&& first, Last&& last, Counts& counts) {
   const int me = comm_.rank();
-  std::int64_t relaxations = 0, useful = 0, remote = 0;
-#pragma omp parallel reduction(+ : relaxations, useful, remote)
+  const bool prune = options_.prune;
+  std::int64_t relaxations = 0, useful = 0, remote = 0, pruned = 0;
+#pragma omp parallel reduction(+ : relaxations, useful, remote, pruned)
   {
     const int t = omp_get_thread_num();
 #pragma omp for schedule(dynamic, 64)
     for (std::size_t i = 0; i < from.size(); ++i) {
+      // The vertices' rows lie scattered: each row's start is a miss in the offsets, then in the
+      // columns and weights. Ask for the offsets 2 * kRowPrefetch vertices ahead, and for the row
+      // kRowPrefetch ahead, whose offset has arrived by then.
+      if (i + 2 * kRowPrefetch < from.size()) __builtin_prefetch(&csr_.offsets[from[i + 2 * kRowPrefetch]]);
+      if (i + kRowPrefetch < from.size()) {
+        const edge_count_t soon = first(from[i + kRowPrefetch]);
+        __builtin_prefetch(&csr_.columns[soon]);
+        __builtin_prefetch(&csr_.weights[soon]);
+      }
       const local_t u = from[i];
       const Column parent = static_cast<Column>(part_.to_global(u));
       const float du = labels_.dist(u);
@@ -62,6 +75,10 @@ void DeltaStepping<Column>::relax(std::span<const local_t> from, First&& first, 
       relaxations += end - first(u);
       for (edge_count_t k = first(u); k < end; ++k) {
         const vertex_t v = static_cast<vertex_t>(csr_.columns[k]);
+        if (prune && finished_.contains(v)) {
+          ++pruned;
+          continue;
+        }
         const float d = du + csr_.weights[k];
         const int owner = part_.owner(v);
         if (owner == me) {
@@ -80,6 +97,7 @@ void DeltaStepping<Column>::relax(std::span<const local_t> from, First&& first, 
   counts.relaxations += relaxations;
   counts.useful += useful;
   counts.remote += remote;
+  counts.pruned += pruned;
 }
 
 template <class Column>
@@ -169,6 +187,11 @@ void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh,
     keep.clear();
 #pragma omp for schedule(static)
     for (std::size_t i = 0; i < open_.size(); ++i) {
+      // Open vertices ascend, but their heavy rows start far apart: a miss each, asked ahead.
+      if (i + kRowPrefetch < open_.size()) {
+        const local_t soon = open_[i + kRowPrefetch];
+        __builtin_prefetch(&csr_.weights[csr_.offsets[soon] + light_[soon]]);
+      }
       const local_t v = open_[i];
       const float dv = labels_.dist(v);
       if (bucket_of(dv) <= b) continue;  // settled: never pulls again
@@ -210,6 +233,7 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
   settled_here_ = 0;
   tail_from_ = kLastBucket;
   open_ready_ = false;
+  if (options_.prune) finished_.reset(part_);
   if (part_.owns(root)) {
     const local_t r = part_.to_local(root);
     labels_.offer(r, 0, static_cast<Column>(root));
@@ -277,10 +301,13 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
     rec.light_relaxations = light.relaxations;
     rec.heavy_relaxations = heavy.relaxations;
     rec.useful_relaxations = light.useful + heavy.useful;
+    rec.pruned_relaxations = light.pruned + heavy.pruned;
     rec.bytes_sent = (light.remote + heavy.remote) * static_cast<std::int64_t>(sizeof(Relaxation));
     rec.seconds = timer.seconds();
     if (profile) profile->push_back(rec);
     if (next == Bins::kNone) break;
+    // Bucket b is finished: its members' distances are final on every rank.
+    if (options_.prune) finished_.add(comm_, part_, members_);
     if (options_.tail && next != kLastBucket) {
       std::int64_t open_settled[2] = {bins_.size(), settled_here_};
       comm_.allreduce_inplace<std::int64_t>(open_settled, mpi::Op::sum);
@@ -299,12 +326,12 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
 
 template <class Column>
 void DeltaStepping<Column>::sum_over_ranks(std::span<BucketRecord> records) const {
-  constexpr int kFields = 6;
+  constexpr int kFields = 7;
   std::vector<std::int64_t> sums(records.size() * kFields), most(records.size());
   for (std::size_t i = 0; i < records.size(); ++i) {
     const BucketRecord& r = records[i];
     const std::int64_t fields[kFields] = {r.settled, r.light_relaxations, r.heavy_relaxations,
-                                          r.useful_relaxations, r.bytes_sent, r.pulled};
+                                          r.useful_relaxations, r.bytes_sent, r.pulled, r.pruned_relaxations};
     std::copy(fields, fields + kFields, sums.begin() + static_cast<std::ptrdiff_t>(i * kFields));
     most[i] = r.fused_rounds;
   }
@@ -314,7 +341,7 @@ void DeltaStepping<Column>::sum_over_ranks(std::span<BucketRecord> records) cons
     BucketRecord& r = records[i];
     const std::int64_t* f = sums.data() + i * kFields;
     r.settled = f[0], r.light_relaxations = f[1], r.heavy_relaxations = f[2];
-    r.useful_relaxations = f[3], r.bytes_sent = f[4], r.pulled = f[5] > 0;
+    r.useful_relaxations = f[3], r.bytes_sent = f[4], r.pulled = f[5] > 0, r.pruned_relaxations = f[6];
     r.fused_rounds = static_cast<int>(most[i]);
   }
 }
@@ -335,6 +362,8 @@ std::int64_t delta_stepping_memory_bytes(double vertices, double tuples, int ran
   bytes += 4 * n_local + 8 * n_local + 8 * n_local + 2 * 4 * n_local;
   // pulling: the open vertices; the replicated bucket (bitmap and word counts over all N, distances)
   bytes += 8 * n_local + 2 * vertices / 8 + 4 * n_local;
+  // pruning: the finished buckets' bitmap over all N, and a bucket's ids (fewer bytes than it)
+  bytes += 2 * vertices / 8 + 4 * n_local;
   // relaxation requests (buckets, sent, received): one piece, plus room for a hub's row that ends it
   bytes += 3 * (2 * id_bytes + 4) * std::min(2 * m_local, 2.0 * exchange::kTopDownRound);
   return estimate_to_bytes(bytes);

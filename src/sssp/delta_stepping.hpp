@@ -18,6 +18,7 @@
 #include "graph/weighted_csr.hpp"
 #include "sssp/bins.hpp"
 #include "sssp/labels.hpp"
+#include "sssp/settled_bits.hpp"
 #include "sssp/settled_set.hpp"
 #include "sssp/sssp_options.hpp"
 
@@ -35,6 +36,7 @@ struct BucketRecord {
   std::int64_t light_relaxations = 0;  // relaxations along light edges
   std::int64_t heavy_relaxations = 0;  // and along heavy ones (pulled: entries examined)
   std::int64_t useful_relaxations = 0; // those that lowered a distance
+  std::int64_t pruned_relaxations = 0; // those (pushed) toward a finished bucket's vertex, dropped unsent
   std::int64_t bytes_sent = 0;         // relaxation requests sent to other ranks
   double seconds = 0;                  // rank 0's time in the bucket
 };
@@ -65,7 +67,8 @@ class DeltaStepping : public SsspEngine {
     float dist;
   };
   struct Counts {
-    std::int64_t relaxations = 0, useful = 0, remote = 0;  // remote: queued for other ranks
+    // remote: queued for other ranks; pruned: dropped, their target's bucket being finished
+    std::int64_t relaxations = 0, useful = 0, remote = 0, pruned = 0;
   };
   // Buckets by multiplying (a division per vertex and scan cost more than the scan itself). A
   // distance past kLastBucket widths (a tiny delta makes that any distance at all) goes to the
@@ -116,6 +119,7 @@ class DeltaStepping : public SsspEngine {
   std::int64_t settled_here_ = 0;  // this rank's vertices settled so far in the search
   std::int64_t with_edges_ = 0;    // this rank's vertices with an edge (only they can pull)
   SettledSet settled_;
+  SettledBits<Column> finished_;  // every vertex of the finished buckets (SsspOptions::prune)
   std::vector<local_t> open_;  // pulling: this rank's vertices with edges not yet settled
   std::vector<Padded<std::vector<local_t>>> still_open_;  // each thread's share of open_ after a pull
   bool open_ready_ = false;

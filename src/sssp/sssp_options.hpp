@@ -1,5 +1,5 @@
 #pragma once
-// How kernel 3 runs (--delta, --sssp-fusion, --sssp-heavy, --sssp-tail): a plain header, so the
+// How kernel 3 runs (--delta, --sssp-fusion, --sssp-heavy, --sssp-tail, --sssp-prune): a plain header, so the
 // harness's options hold it as it is.
 
 namespace g500 {
@@ -15,7 +15,7 @@ inline constexpr float kDefaultDelta = 0.01f;
 // still unsettled).
 enum class HeavyDirection { automatic, push, pull };
 
-// How kernel 3 runs (--delta, --sssp-fusion, --sssp-heavy, --sssp-tail).
+// How kernel 3 runs (--delta, --sssp-fusion, --sssp-heavy, --sssp-tail, --sssp-prune).
 struct SsspOptions {
   float delta = kDefaultDelta;
   // Bucket fusion (Zhang et al., CGO 2020): a rank keeps relaxing its own vertices that fall back
@@ -26,6 +26,10 @@ struct SsspOptions {
   // are fewer than kTailShare of those settled, they all go into one last bucket, relaxed with
   // every edge light until no distance changes, instead of a bucket (and its rounds) each.
   bool tail = true;
+  // Relaxations toward vertices of buckets already finished are dropped before they are sent or
+  // offered (they cannot succeed), checked in a bitmap of those vertices on every rank
+  // (sssp/settled_bits.hpp): N/8 bytes a rank.
+  bool prune = true;
 };
 
 }  // namespace g500

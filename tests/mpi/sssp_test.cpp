@@ -54,6 +54,7 @@ struct Setting {
   bool fusion = true;
   HeavyDirection heavy = HeavyDirection::automatic;
   bool tail = true;
+  bool prune = true;
 };
 
 class DeltaSteppingTest : public ::testing::TestWithParam<Setting> {};
@@ -66,7 +67,8 @@ TEST_P(DeltaSteppingTest, DistancesAreDijkstrasAndValidate) {
   const KroneckerSource source(gen, world.rank(), world.size());
   const Partition1D part(gen.num_vertices(), world.size(), world.rank());
   for (bool ids32 : {true, false}) {
-    auto engine = make_delta_stepping(world, part, SsspOptions{GetParam().delta, GetParam().fusion, GetParam().heavy, GetParam().tail}, ids32);
+    std::int64_t pruned = 0;  // over the roots (profiles are summed over ranks)
+    auto engine = make_delta_stepping(world, part, SsspOptions{GetParam().delta, GetParam().fusion, GetParam().heavy, GetParam().tail, GetParam().prune}, ids32);
     engine->build(source);
     const std::vector<vertex_t> roots = choose_roots(connected_vertices(source, part, world), part, world, 4, 9);
     ASSERT_EQ(roots.size(), 4u);
@@ -77,7 +79,7 @@ TEST_P(DeltaSteppingTest, DistancesAreDijkstrasAndValidate) {
       engine->search(root, parents, dist, &profile);
       const std::vector<float> expect = dijkstra(gen, root);
       std::int64_t settled = 0;
-      for (const BucketRecord& b : profile) settled += b.settled;
+      for (const BucketRecord& b : profile) settled += b.settled, pruned += b.pruned_relaxations;
       std::int64_t reached = 0;
       for (local_t i = 0; i < part.local_count(); ++i) {
         ASSERT_EQ(dist[i], expect[part.to_global(i)]) << "vertex " << part.to_global(i) << " root " << root;
@@ -90,6 +92,12 @@ TEST_P(DeltaSteppingTest, DistancesAreDijkstrasAndValidate) {
       std::int64_t expect_nedge = 0;
       for (std::int64_t i = 0; i < gen.num_edges(); ++i) expect_nedge += std::isfinite(expect[gen.edge(i).u]);
       EXPECT_EQ(r.nedge, expect_nedge);
+    }
+    // Pruning drops relaxations once buckets finish (with narrow buckets, many do), and only then.
+    if (!GetParam().prune) {
+      EXPECT_EQ(pruned, 0);
+    } else if (GetParam().delta >= 0.01f && GetParam().delta <= 0.1f) {
+      EXPECT_GT(pruned, 0);
     }
   }
   omp_set_num_threads(saved);
@@ -105,6 +113,9 @@ INSTANTIATE_TEST_SUITE_P(Sssp, DeltaSteppingTest,
                                            Setting{0.01f, 2, true, HeavyDirection::automatic, false},
                                            Setting{0.01f, 1}, Setting{1.0f, 2}, Setting{0.01f, 2, false},
                                            Setting{8.0f, 1},
+                                           // every relaxation sent, none pruned
+                                           Setting{0.01f, 2, true, HeavyDirection::automatic, true, false},
+                                           Setting{0.1f, 1, false, HeavyDirection::push, false, false},
                                            // the extremes --delta accepts: every distance past the
                                            // last bucket's start, or all in the first
                                            Setting{1e-30f, 1}, Setting{FLT_MIN, 2}, Setting{FLT_MAX, 1}));
