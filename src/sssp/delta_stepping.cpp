@@ -65,8 +65,8 @@ void DeltaStepping<Column>::relax(std::span<const local_t> from, First&& first, 
       if (i + 2 * kRowPrefetch < from.size()) __builtin_prefetch(&csr_.offsets[from[i + 2 * kRowPrefetch]]);
       if (i + kRowPrefetch < from.size()) {
         const edge_count_t soon = first(from[i + kRowPrefetch]);
-        __builtin_prefetch(&csr_.columns[soon]);
-        __builtin_prefetch(&csr_.weights[soon]);
+        __builtin_prefetch(csr_.columns.data() + soon);
+        __builtin_prefetch(csr_.weights.data() + soon);
       }
       const local_t u = from[i];
       const Column parent = static_cast<Column>(part_.to_global(u));
@@ -190,7 +190,9 @@ void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh,
       // Open vertices ascend, but their heavy rows start far apart: a miss each, asked ahead.
       if (i + kRowPrefetch < open_.size()) {
         const local_t soon = open_[i + kRowPrefetch];
-        __builtin_prefetch(&csr_.weights[csr_.offsets[soon] + light_[soon]]);
+        const edge_count_t heavy = csr_.offsets[soon] + light_[soon];
+        __builtin_prefetch(csr_.weights.data() + heavy);
+        __builtin_prefetch(csr_.columns.data() + heavy);
       }
       const local_t v = open_[i];
       const float dv = labels_.dist(v);
