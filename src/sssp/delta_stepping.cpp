@@ -59,10 +59,15 @@ void DeltaStepping<Column>::relax(std::span<const local_t> from, First&& first, 
     const int t = omp_get_thread_num();
 #pragma omp for schedule(dynamic, 64)
     for (std::size_t i = 0; i < from.size(); ++i) {
-      // The vertices' rows lie scattered: each row's start is a miss in the offsets, then in the
-      // columns and weights. Ask for the offsets 2 * kRowPrefetch vertices ahead, and for the row
-      // kRowPrefetch ahead, whose offset has arrived by then.
-      if (i + 2 * kRowPrefetch < from.size()) __builtin_prefetch(&csr_.offsets[from[i + 2 * kRowPrefetch]]);
+      // The vertices lie scattered: each one's label, offsets and light count are a miss, then
+      // its row's columns and weights. Ask for the first three 2 * kRowPrefetch vertices ahead,
+      // and for the row kRowPrefetch ahead, whose offsets have arrived by then.
+      if (i + 2 * kRowPrefetch < from.size()) {
+        const local_t later = from[i + 2 * kRowPrefetch];
+        __builtin_prefetch(&csr_.offsets[later]);
+        __builtin_prefetch(&light_[later]);
+        __builtin_prefetch(labels_.address(later));
+      }
       if (i + kRowPrefetch < from.size()) {
         const edge_count_t soon = first(from[i + kRowPrefetch]);
         __builtin_prefetch(csr_.columns.data() + soon);

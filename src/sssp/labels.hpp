@@ -33,6 +33,7 @@ class Labels<std::uint32_t> {
     for (std::size_t i = 0; i < cells_.size(); ++i) cells_[i] = empty;
   }
   float dist(local_t v) const { return unpack_dist(std::atomic_ref<vertex_t>(cells_[v]).load(std::memory_order_relaxed)); }
+  const void* address(local_t v) const { return cells_.data() + v; }  // to prefetch v's label
   bool offer(local_t v, float d, std::uint32_t parent) {
     const std::int64_t want = pack(d, parent);
     std::atomic_ref<vertex_t> cell(cells_[v]);
@@ -73,6 +74,7 @@ class Labels<vertex_t> {
     std::fill(dist.begin(), dist.end(), kInf);
   }
   float dist(local_t v) const { return std::atomic_ref<float>(dist_[v]).load(std::memory_order_relaxed); }
+  const void* address(local_t v) const { return dist_.data() + v; }
   bool offer(local_t v, float d, vertex_t parent) {
     if (d > dist(v)) return false;
     const std::lock_guard<std::mutex> hold(locks_[static_cast<std::size_t>(v) % kStripes].value);
