@@ -34,17 +34,17 @@ class Bins {
     if (rel < kWindow) near_[thread].value[rel].push_back(v);
     else far_[thread].value.push_back(v);
   }
-  // Moves bucket b's entries (b inside the window) to `out`, dropping those whose bucket
-  // (bucket_of(v)) is no longer b, and those already in `out`'s round (`stamp`).
-  template <class BucketOf>
-  void take(std::int64_t b, BucketOf&& bucket_of, std::vector<std::uint32_t>& stamps, std::uint32_t stamp,
-            std::vector<local_t>& out) {
+  // Moves bucket b's entries (b inside the window) that keep(v) accepts to `out`: keep drops those
+  // whose bucket is no longer b and those already taken. Entries lie anywhere in the rank's
+  // vertices, so ahead(v) is shown each one kAhead entries early, to ask for what keep will read.
+  template <class Keep, class Ahead>
+  void take(std::int64_t b, Keep&& keep, Ahead&& ahead, std::vector<local_t>& out) {
+    constexpr std::size_t kAhead = 16;
     for (auto& t : near_) {
       std::vector<local_t>& list = t.value[b - base_];
-      for (const local_t v : list) {
-        if (stamps[v] == stamp || bucket_of(v) != b) continue;
-        stamps[v] = stamp;
-        out.push_back(v);
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        if (i + kAhead < list.size()) ahead(list[i + kAhead]);
+        if (keep(list[i])) out.push_back(list[i]);
       }
       list.clear();
     }

@@ -16,10 +16,11 @@ namespace {
 // Vertices ahead whose rows are asked for while one is relaxed.
 constexpr std::size_t kRowPrefetch = 8;
 
-// A fresh stamp: never seen in `stamps` before (they are cleared when the counter wraps).
-std::uint32_t next_stamp(std::vector<std::uint32_t>& stamps, std::uint32_t& counter) {
+// A fresh stamp: never seen in `field` of any of `stamps` before (cleared when the counter wraps).
+template <class Stamps>
+std::uint32_t next_stamp(std::vector<Stamps>& stamps, std::uint32_t Stamps::*field, std::uint32_t& counter) {
   if (++counter == 0) {
-    std::fill(stamps.begin(), stamps.end(), 0);
+    for (Stamps& s : stamps) s.*field = 0;
     counter = 1;
   }
   return counter;
@@ -44,8 +45,7 @@ void DeltaStepping<Column>::build(const EdgeSource& source) {
   with_edges_ = 0;
 #pragma omp parallel for reduction(+ : with_edges_)
   for (local_t i = 0; i < part_.local_count(); ++i) with_edges_ += csr_.degree(i) > 0;
-  round_stamp_.assign(part_.local_count(), 0);
-  member_stamp_.assign(part_.local_count(), 0);
+  stamps_.assign(part_.local_count(), Stamps{});
 }
 
 template <class Column>
@@ -254,12 +254,22 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
   // Bucket b's waiting vertices into frontier_, each once; first sight of a vertex in b makes it a member.
   const auto take = [&](std::int64_t b) {
     frontier_.clear();
-    bins_.take(b, bucket_of_vertex, round_stamp_, next_stamp(round_stamp_, round_), frontier_);
-    for (const local_t v : frontier_) {
-      if (member_stamp_[v] == bucket_seq_) continue;
-      member_stamp_[v] = bucket_seq_;
-      members_.push_back(v);
-    }
+    const std::uint32_t round = next_stamp(stamps_, &Stamps::round, round_);
+    const auto keep = [&](local_t v) {
+      Stamps& s = stamps_[v];
+      if (s.round == round || bucket_of_vertex(v) != b) return false;
+      s.round = round;
+      if (s.member != bucket_seq_) {
+        s.member = bucket_seq_;
+        members_.push_back(v);
+      }
+      return true;
+    };
+    const auto ahead = [&](local_t v) {
+      __builtin_prefetch(&stamps_[v], 1);
+      __builtin_prefetch(labels_.address(v));
+    };
+    bins_.take(b, keep, ahead, frontier_);
   };
   for (std::int64_t b = 0;;) {
     const Timer timer;
@@ -267,7 +277,7 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
     rec.bucket = b;
     all_light = b == kLastBucket;
     Counts light, heavy;
-    next_stamp(member_stamp_, bucket_seq_);
+    next_stamp(stamps_, &Stamps::member, bucket_seq_);
     members_.clear();
     std::size_t heavy_done = 0;
     std::int64_t next = b;
@@ -365,7 +375,7 @@ std::unique_ptr<SsspEngine> make_delta_stepping(const mpi::Comm& comm, const Par
 std::int64_t delta_stepping_memory_bytes(double vertices, double tuples, int ranks, double id_bytes) {
   const double n_local = vertices / ranks + 64, m_local = tuples / ranks + 1;
   double bytes = weighted_csr_1d_build_bytes(vertices, tuples, ranks, id_bytes);
-  // light counts, two stamps; bins (a vertex in about two at a time), a round and the members
+  // light counts, the stamps; bins (a vertex in about two at a time), a round and the members
   bytes += 4 * n_local + 8 * n_local + 8 * n_local + 2 * 4 * n_local;
   // pulling: the open vertices; the replicated bucket (bitmap and word counts over all N, distances)
   bytes += 8 * n_local + 2 * vertices / 8 + 4 * n_local;

@@ -110,7 +110,11 @@ class DeltaStepping : public SsspEngine {
   big_vector<std::uint32_t> light_;  // each row's light entries (weight < delta), found once at build
   Labels<Column> labels_;
   Bins bins_;
-  std::vector<std::uint32_t> round_stamp_, member_stamp_;  // dedupe a round's and a bucket's vertices
+  // Dedupe a round's and a bucket's vertices, side by side: one miss for both.
+  struct Stamps {
+    std::uint32_t round = 0, member = 0;
+  };
+  std::vector<Stamps> stamps_;
   std::uint32_t round_ = 0, bucket_seq_ = 0;
   std::int64_t remote_at_exchange_ = 0;  // Counts::remote when the queue was last sent
   exchange::OwnerBuckets<Relaxation> buckets_;
