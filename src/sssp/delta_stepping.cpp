@@ -171,19 +171,24 @@ bool DeltaStepping<Column>::pull_heavy(std::span<const local_t> fresh) {
 
 template <class Column>
 void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh, Counts& counts) {
-  sorted_.assign(fresh.begin(), fresh.end());
-  std::sort(sorted_.begin(), sorted_.end());
-  settled_.gather(comm_, part_, sorted_, [&](local_t v) { return labels_.dist(v); });
+  settled_.gather(comm_, part_, fresh, [&](local_t v) { return labels_.dist(v); });
   const float lowest = settled_.lowest();
-  if (!open_ready_) {  // first pull of the search: every vertex with an edge may still gain
-    open_.clear();
-    for (local_t v = 0; v < part_.local_count(); ++v)
-      if (csr_.degree(v) > 0) open_.push_back(v);
-    open_ready_ = true;
-  }
-  // Each thread keeps its contiguous share's vertices still open after this pull, in order.
+  // Each thread keeps its contiguous share's vertices still open after a pull, in order.
   const int threads = omp_get_max_threads();
   still_open_.resize(threads);  // kept from pull to pull: fresh pages cost more than the scan
+  if (!open_ready_) {  // first pull of the search: every vertex with a heavy edge may still gain
+#pragma omp parallel num_threads(threads)
+    {
+      std::vector<local_t>& mine = still_open_[omp_get_thread_num()].value;
+      mine.clear();
+#pragma omp for schedule(static)
+      for (local_t v = 0; v < part_.local_count(); ++v)
+        if (csr_.offsets[v] + light_[v] < csr_.offsets[v + 1]) mine.push_back(v);
+    }
+    open_.clear();
+    for (const auto& mine : still_open_) open_.insert(open_.end(), mine.value.begin(), mine.value.end());
+    open_ready_ = true;
+  }
   std::int64_t examined = 0, useful = 0;
 #pragma omp parallel num_threads(threads) reduction(+ : examined, useful)
   {

@@ -119,7 +119,7 @@ class DeltaStepping : public SsspEngine {
   std::int64_t remote_at_exchange_ = 0;  // Counts::remote when the queue was last sent
   exchange::OwnerBuckets<Relaxation> buckets_;
   std::vector<Relaxation> arrived_;
-  std::vector<local_t> frontier_, round_vertices_, members_, sorted_;
+  std::vector<local_t> frontier_, round_vertices_, members_;
   std::int64_t settled_here_ = 0;  // this rank's vertices settled so far in the search
   std::int64_t with_edges_ = 0;    // this rank's vertices with an edge (only they can pull)
   SettledSet settled_;

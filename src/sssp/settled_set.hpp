@@ -1,8 +1,8 @@
 #pragma once
 // One bucket's newly settled vertices and their distances, replicated on every rank, for pulling
 // heavy relaxations (Chakaravarthy et al., IPDPS 2014): a bitmap over all N ids, the number of set
-// bits before each word, and the distances in id order, so looking up u is a bit test, a popcount
-// and a load. N/8 + N/8 bytes a rank, plus 4 bytes a settled vertex; the gather sends each rank's
+// bits before each word, and the distances in id order (read off the bits, so the members may come
+// in any order), so looking up u is a bit test, a popcount and a load. N/8 + N/8 bytes a rank, plus 4 bytes a settled vertex; the gather sends each rank's
 // slice of the bitmap and its distances.
 #include <bit>
 #include <cstdint>
@@ -19,7 +19,7 @@ namespace g500 {
 
 class SettledSet {
  public:
-  // Collective. `members`: this rank's settled vertices, in increasing local id; dist_of(i) their distances.
+  // Collective. `members`: this rank's settled vertices, in any order; dist_of(i) their distances.
   template <class DistOf>
   void gather(const mpi::Comm& comm, const Partition1D& part, std::span<const local_t> members, DistOf&& dist_of) {
     if (bits_.size() != part.num_vertices()) {
@@ -29,16 +29,23 @@ class SettledSet {
     word_t* words = bits_.data();
     const std::int64_t first = part.first_word(part.rank());
     std::fill(words + first, words + first + part.local_words(), word_t{0});
-    std::vector<float> mine(members.size());
-    for (std::size_t i = 0; i < members.size(); ++i) {
-      const vertex_t v = part.to_global(members[i]);
-      words[v >> 6] |= word_t{1} << (v & 63);
-      mine[i] = dist_of(members[i]);
+    for (const local_t v : members) {
+      const vertex_t g = part.to_global(v);
+      words[g >> 6] |= word_t{1} << (g & 63);
+    }
+    // The distances in id order, read off this rank's slice of the bits: no sort of the members.
+    std::vector<float> mine;
+    mine.reserve(members.size());
+    for (std::int64_t w = first; w < first + part.local_words(); ++w) {
+      for (word_t bits = words[w]; bits; bits &= bits - 1) {
+        const vertex_t g = w * kWordBits + std::countr_zero(bits);
+        mine.push_back(dist_of(part.to_local(g)));
+      }
     }
     comm.allgatherv_inplace(words, part.word_counts(), part.word_displs());
     for (std::int64_t w = 0; w < bits_.num_words(); ++w)
       before_[w + 1] = before_[w] + std::popcount(words[w]);
-    const std::vector<int> counts = comm.allgather(static_cast<int>(members.size()));
+    const std::vector<int> counts = comm.allgather(static_cast<int>(mine.size()));
     dist_.resize(static_cast<std::size_t>(before_.back()));
     comm.allgatherv<float>(mine, dist_.data(), counts, mpi::Comm::displacements(counts));
     lowest_ = std::numeric_limits<float>::infinity();
