@@ -129,8 +129,10 @@ class DeltaStepping : public SsspEngine {
   bool open_ready_ = false;
 };
 
-// Entries to push per unsettled vertex above which pulling costs less (bench/sssp.py's sweep).
-inline constexpr double kPullEdgesPerUnsettled = 1.0;
+// Entries to push per unsettled vertex above which pulling costs less. 1.0 before pruning; with
+// most pushed entries pruned unsent, 3.0 measured 0.973 (2x1) and 0.914 (1x2) of 1.0's time a
+// search at SCALE 22 (docs/sssp.md).
+inline constexpr double kPullEdgesPerUnsettled = 3.0;
 
 std::unique_ptr<SsspEngine> make_delta_stepping(const mpi::Comm& comm, const Partition1D& part,
                                                 const SsspOptions& options, bool ids_32_bit);
