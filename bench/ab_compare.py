@@ -2,8 +2,7 @@
 """Two g500 builds (or settings) side by side: runs A and B in turn (A B A B ...) with the same
 arguments and reports, pair by pair, the ratio A/B of kernel 2's mean BFS time, its harmonic-mean
 TEPS, kernel 1's construction time and the mean validation time a root (when validated), with the
-medians. On a shared machine only ratios of runs
-taken in turn can be trusted; absolute times drift.
+medians. On a shared machine only ratios of runs taken in turn can be trusted; absolute times drift.
 
   bench/ab_compare.py --a build/g500 --b OTHER/g500 [--pairs 5] [--np 2] [--threads 1] \\
       [--a-args "..."] [--b-args "..."] -- --scale 22 --skip-validation

@@ -121,7 +121,9 @@ class DeltaStepping : public SsspEngine {
   std::vector<Relaxation> arrived_;
   std::vector<local_t> frontier_, round_vertices_, members_;
   std::int64_t settled_here_ = 0;  // this rank's vertices settled so far in the search
-  std::int64_t with_edges_ = 0;    // this rank's vertices with an edge (only they can pull)
+  // This rank's vertices with an edge: pull_heavy's measure of a pull's work (the pull itself visits
+  // only those with a heavy edge).
+  std::int64_t with_edges_ = 0;
   SettledSet settled_;
   SettledBits<Column> finished_;  // every vertex of the finished buckets (SsspOptions::prune)
   std::vector<local_t> open_;  // pulling: this rank's vertices with edges not yet settled

@@ -2,8 +2,8 @@
 // One bucket's newly settled vertices and their distances, replicated on every rank, for pulling
 // heavy relaxations (Chakaravarthy et al., IPDPS 2014): a bitmap over all N ids, the number of set
 // bits before each word, and the distances in id order (read off the bits, so the members may come
-// in any order), so looking up u is a bit test, a popcount and a load. N/8 + N/8 bytes a rank, plus 4 bytes a settled vertex; the gather sends each rank's
-// slice of the bitmap and its distances.
+// in any order), so looking up u is a bit test, a popcount and a load. N/8 + N/8 bytes a rank, plus
+// 4 bytes a settled vertex; the gather sends each rank's slice of the bitmap and its distances.
 #include <bit>
 #include <cstdint>
 #include <limits>

@@ -79,7 +79,10 @@ TEST_P(DeltaSteppingTest, DistancesAreDijkstrasAndValidate) {
       engine->search(root, parents, dist, &profile);
       const std::vector<float> expect = dijkstra(gen, root);
       std::int64_t settled = 0;
-      for (const BucketRecord& b : profile) settled += b.settled, pruned += b.pruned_relaxations;
+      for (const BucketRecord& b : profile) {
+        settled += b.settled;
+        pruned += b.pruned_relaxations;
+      }
       std::int64_t reached = 0;
       for (local_t i = 0; i < part.local_count(); ++i) {
         ASSERT_EQ(dist[i], expect[part.to_global(i)]) << "vertex " << part.to_global(i) << " root " << root;
