@@ -5,9 +5,9 @@
 // about a tenth of kernel 1). The counts do not depend on the partition, which needs the vertex
 // count: a partition's blocks are whole words, so every block's arcs are a sum of words'.
 //
-// 16-bit counters per thread (N/32 bytes: 128 KB, in L2, at SCALE 22) and a list of the words
-// whose counter wrapped. Ids of 2^24 and above leave the sketch unusable: with 32-bit columns the
-// build places by row beyond them, and the counters would outgrow the caches.
+// 16-bit counters per thread (N/32 bytes: 128 KB, in L2, at SCALE 22; 2 MB at SCALE 26) and a list
+// of the words whose counter wrapped. Ids of 2^28 and above leave the sketch unusable: its counters
+// would outgrow the caches, and the build's pass counts blocks in fewer.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -21,7 +21,7 @@ namespace g500 {
 
 class ArcSketch {
  public:
-  static constexpr vertex_t kMaxIds = vertex_t{1} << 24;
+  static constexpr vertex_t kMaxIds = vertex_t{1} << 28;
 
   // Before the count: one set of counters per thread of the team that will add.
   void start(int threads) {

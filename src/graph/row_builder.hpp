@@ -21,6 +21,7 @@
 #include "graph/arc_routing.hpp"
 #include "graph/edge_source.hpp"
 #include "mpi/comm.hpp"
+#include "mpi/node_memory.hpp"
 
 namespace g500::rows {
 
@@ -114,6 +115,10 @@ struct Rows {
 // Rows of 2^kMaxTagBits at most per block of place_by_block: a block's entries (~32 per row at the
 // Graph500 edge factor) then sit in L2 while they are sorted into their rows.
 inline constexpr int kMaxTagBits = 10;
+// Rows per block when side bytes carry part of the tag (32-bit ids from SCALE 25): 2^12 rows, 512 KB
+// of entries. At SCALE 25, 2^13 made the blocks' sort twice as long, and 2^10 the appends a
+// quarter longer (16K streams a rank, more than L2 holds lines for).
+inline constexpr int kSideTagBits = 12;
 // Below 2^kMinTagBits rows per block, a round brings too few arcs per block for the appends to
 // fill cache lines, and place_by_row does as well.
 inline constexpr int kMinTagBits = 8;
@@ -165,14 +170,31 @@ void count_block_arcs(const EdgeSource& source, const mpi::Comm& comm, std::int6
     for (std::size_t b = 0; b < c.size(); ++b) block_arcs[b] += c[b];
 }
 
+// A tagged arc's row inside its block: the tag's low bits sit in the column word above the id, and
+// any bits the word has no room for in a side byte per entry (side is then non-null).
+template <class Column>
+struct BlockTags {
+  int to_bits;           // the id's width
+  int word_bits;         // tag bits above the id in the word
+  const std::uint8_t* side;  // the tag's high bits, entry by entry, or nullptr
+
+  local_t row(const Column* columns, edge_count_t k) const {
+    // Unsigned: with 64-bit (signed) ids, a tag may reach the sign bit.
+    const local_t low = static_cast<local_t>(static_cast<std::make_unsigned_t<Column>>(columns[k]) >> to_bits);
+    return side ? low | (static_cast<local_t>(side[k]) << word_bits) : low;
+  }
+};
+
 // place_by_block's last phase: each block of tagged arcs into its rows. Its rows are counted, then
 // a counting sort runs through a scratch block in cache or, for a block too big for the scratch (a
 // hub's), in place, each entry swapped to its row's cursor until the one at hand belongs where it
-// stands (American flag sort). The tags are dropped.
+// stands (American flag sort). The tags are dropped. A placed entry is never read again, so the
+// side bytes are only read.
 template <class Column>
 void sort_blocks_into_rows(Rows<Column>& out, const std::vector<edge_count_t>& block_begin, local_t n_rows,
-                           int to_bits, int tag_bits, edge_count_t scratch_limit) {
+                           const BlockTags<Column>& tags, int tag_bits, edge_count_t scratch_limit) {
   const local_t n_blocks = static_cast<local_t>(block_begin.size()) - 1;
+  const int to_bits = tags.to_bits;
   const Column to_mask = static_cast<Column>((Column{1} << to_bits) - 1);
   Column* const columns = out.columns.data();
   big_vector<edge_count_t>& offsets = out.offsets;
@@ -185,7 +207,7 @@ void sort_blocks_into_rows(Rows<Column>& out, const std::vector<edge_count_t>& b
       const local_t first = b << tag_bits, rows = std::min(n_rows, (b + 1) << tag_bits) - first;
       const edge_count_t begin = block_begin[b], end = block_begin[b + 1];
       std::fill(cursor.begin(), cursor.begin() + rows, 0);
-      for (edge_count_t k = begin; k < end; ++k) ++cursor[columns[k] >> to_bits];
+      for (edge_count_t k = begin; k < end; ++k) ++cursor[tags.row(columns, k)];
       edge_count_t at = begin;
       for (local_t r = 0; r < rows; ++r) {
         offsets[first + r] = at;
@@ -193,10 +215,7 @@ void sort_blocks_into_rows(Rows<Column>& out, const std::vector<edge_count_t>& b
       }
       if (end - begin <= scratch_limit) {
         scratch.resize(end - begin);
-        for (edge_count_t k = begin; k < end; ++k) {
-          const Column v = columns[k];
-          scratch[cursor[v >> to_bits]++ - begin] = v & to_mask;
-        }
+        for (edge_count_t k = begin; k < end; ++k) scratch[cursor[tags.row(columns, k)]++ - begin] = columns[k] & to_mask;
         std::copy(scratch.begin(), scratch.end(), columns + begin);
         continue;
       }
@@ -205,12 +224,14 @@ void sort_blocks_into_rows(Rows<Column>& out, const std::vector<edge_count_t>& b
         edge_count_t& here = cursor[r];
         while (here < row_end) {
           Column v = columns[here];
-          local_t to_row = static_cast<local_t>(v >> to_bits);
+          local_t to_row = tags.row(columns, here);
           while (to_row != r) {
-            const Column there = columns[cursor[to_row]];
-            columns[cursor[to_row]++] = v & to_mask;
+            const edge_count_t slot = cursor[to_row]++;
+            const Column there = columns[slot];
+            const local_t there_row = tags.row(columns, slot);
+            columns[slot] = v & to_mask;
             v = there;
-            to_row = static_cast<local_t>(v >> to_bits);
+            to_row = there_row;
           }
           columns[here++] = v & to_mask;
         }
@@ -219,14 +240,16 @@ void sort_blocks_into_rows(Rows<Column>& out, const std::vector<edge_count_t>& b
   }
 }
 
-// Kernel 1's placement when a column word has room for a row's place inside a block of
-// 2^tag_bits rows above the id (32-bit columns up to SCALE 24).
+// Kernel 1's placement by blocks of 2^tag_bits rows, each arc tagged with its row's place in its
+// block: above the id in the column word as far as the word has room (32-bit columns: all of it up
+// to SCALE 24), and the rest, at most 8 bits, in a side byte per arc, held only while placing.
 //  - Pass 1 counts the arcs of each block of rows on the sending side and sums the counts with
 //    one reduction: nothing is exchanged.
 //  - Pass 2 appends each arc, tagged, to its block's range: a few thousand write streams, each
 //    writing whole cache lines, where placing arcs at their rows' cursors writes one random cache
 //    line per arc.
 //  - Each block is then counted and sorted into its rows in cache, tags dropped.
+// tag_bits: at most 8 more than the word has room for above to_bits.
 template <class Column, class DestOf, class RowBase>
 Rows<Column> place_by_block(const EdgeSource& source, const mpi::Comm& comm, std::int64_t round, local_t n_rows,
                             int to_bits, int tag_bits, DestOf&& dest_of, RowBase&& row_base,
@@ -250,17 +273,23 @@ Rows<Column> place_by_block(const EdgeSource& source, const mpi::Comm& comm, std
   Rows<Column> out{big_vector<edge_count_t>(n_rows + 1), big_vector<Column>(block_begin[n_blocks])};
   const vertex_t first_row = row_base(me);
   const auto row_index = [first_row](vertex_t row) { return static_cast<local_t>(row - first_row); };
-  const local_t tag_mask = (local_t{1} << tag_bits) - 1;
-  std::vector<edge_count_t> fill(block_begin.begin(), block_begin.end() - 1);  // append cursors
+  const int word_bits = std::min(tag_bits, static_cast<int>(8 * sizeof(Column)) - to_bits);
+  const local_t word_mask = (local_t{1} << word_bits) - 1, tag_mask = (local_t{1} << tag_bits) - 1;
+  big_vector<std::uint8_t> side(tag_bits > word_bits ? block_begin[n_blocks] : 0);
+  std::uint8_t* const side_of = side.empty() ? nullptr : side.data();
   Column* columns = out.columns.data();
-  // An arc as its block stores it: the row's place in the block above the target.
-  const auto tagged = [&](local_t r, Column to) {
-    return static_cast<Column>((static_cast<Column>(r & tag_mask) << to_bits) | to);
+  std::vector<edge_count_t> fill(block_begin.begin(), block_begin.end() - 1);  // append cursors
+  // An arc as its block stores it at k: the row's place in the block above the target (and its
+  // high bits beside).
+  const auto put = [&](edge_count_t k, local_t r, Column to) {
+    using Word = std::make_unsigned_t<Column>;
+    columns[k] = static_cast<Column>((static_cast<Word>(r & word_mask) << to_bits) | static_cast<Word>(to));
+    if (side_of) side_of[k] = static_cast<std::uint8_t>((r & tag_mask) >> word_bits);
   };
   const auto append = [&](std::span<const Arc<Column>> arcs) {
     for (const Arc<Column>& a : arcs) {
       const local_t r = row_index(static_cast<vertex_t>(a.row));
-      columns[fill[r >> tag_bits]++] = tagged(r, a.to);
+      put(fill[r >> tag_bits]++, r, a.to);
     }
   };
   // Several threads: each counts its share of a round's arcs per block, takes a run of each block's
@@ -287,7 +316,7 @@ Rows<Column> place_by_block(const EdgeSource& source, const mpi::Comm& comm, std
       for (std::int64_t i = first; i < last; ++i) {
         const Arc<Column>& a = arcs[i];
         const local_t r = row_index(static_cast<vertex_t>(a.row));
-        columns[mine[r >> tag_bits]++] = tagged(r, a.to);
+        put(mine[r >> tag_bits]++, r, a.to);
       }
     }
   };
@@ -300,7 +329,8 @@ Rows<Column> place_by_block(const EdgeSource& source, const mpi::Comm& comm, std
         else append_in_parallel(arcs);
       });
 
-  sort_blocks_into_rows(out, block_begin, n_rows, to_bits, tag_bits, scratch_limit);
+  sort_blocks_into_rows(out, block_begin, n_rows, BlockTags<Column>{to_bits, word_bits, side_of}, tag_bits,
+                        scratch_limit);
   out.offsets[n_rows] = block_begin[n_blocks];
   return out;
 }
@@ -314,7 +344,6 @@ Rows<Column> place_by_row(const EdgeSource& source, const mpi::Comm& comm, std::
   big_vector<edge_count_t>& offsets = out.offsets;
   const vertex_t first_row = row_base(comm.rank());
   const auto row_index = [first_row](vertex_t row) { return static_cast<local_t>(row - first_row); };
-
   // Pass 1: arcs per row.
   {
     RowBlocks<RowOf<Column>, decltype(row_index)> rows_seen(row_index, n_rows);
@@ -331,7 +360,6 @@ Rows<Column> place_by_row(const EdgeSource& source, const mpi::Comm& comm, std::
         });
   }
   for (local_t i = 0; i < n_rows; ++i) offsets[i + 1] += offsets[i];
-
   // Pass 2: every arc into its row, at the row's cursor. The offsets serve as the cursors (no
   // second array of N/P counters at the build's peak): each ends at its row's end, the next row's
   // start, and one shift puts them back.
@@ -355,11 +383,22 @@ Rows<Column> place_by_row(const EdgeSource& source, const mpi::Comm& comm, std::
 // Every arc (row, to) of the source in its row at rank dest_of(row, to), rows unsorted,
 // duplicates still in; `to` < to_bound. Rank r holds the rows row_base(r), ..., of which this
 // rank's n_rows. Collective.
+// By block when tags fit: in the column word alone or, when the word has no room for kMinTagBits,
+// with a side byte an arc if every node has room for those beside the rows it will hold (the
+// memory estimate counts placement without them); else by row. Side bytes where the word had room
+// made construction at SCALE 22 slower (1.08 times at 2 x 1, 1.22 at 1 x 2).
 template <class Column, class DestOf, class RowBase>
 Rows<Column> place_arcs(const EdgeSource& source, const mpi::Comm& comm, std::int64_t round, local_t n_rows,
                         vertex_t to_bound, DestOf&& dest_of, RowBase&& row_base, const BlockCounts& counted = {}) {
   const int to_bits = id_bits(to_bound);
-  const int tag_bits = std::min(kMaxTagBits, static_cast<int>(8 * sizeof(Column)) - to_bits);
+  const int word_room = static_cast<int>(8 * sizeof(Column)) - to_bits;
+  int tag_bits = std::min(kMaxTagBits, word_room);
+  if (tag_bits < kMinTagBits && word_room > 0) {
+    // Arcs are spread about evenly over the ranks; a tenth more for the unevenness and the rounds.
+    const double arcs = 2.0 * static_cast<double>(source.global_tuples()) / comm.size();
+    const double placing = 1.1 * (arcs * (sizeof(Column) + 1) + 8.0 * (n_rows + 1));
+    if (mpi::node_memory_fits(comm, static_cast<std::int64_t>(placing))) tag_bits = std::min(kSideTagBits, word_room + 8);
+  }
   if (tag_bits >= kMinTagBits) {
     const std::vector<std::int64_t> block_base = block_bases(comm, n_rows, tag_bits);
     if (block_base.back() <= kMaxCountedBlocks) {

@@ -10,6 +10,7 @@
 #include "core/memory.hpp"
 #include "bfs/id_width.hpp"
 #include "exchange/rounds.hpp"
+#include "mpi/node_memory.hpp"
 #include "sssp/delta_stepping.hpp"
 #include "validate/sssp_validator.hpp"
 #include "validate/bfs_validator.hpp"
@@ -73,32 +74,8 @@ std::int64_t estimate_generate_bytes(int scale, int edgefactor, int num_ranks, b
   return static_cast<std::int64_t>(std::min(m_local * (with_weights ? 20 : 16), 9.0e18));
 }
 
-namespace {
-
-// Collective: the largest need of a node short of memory (0 when every node has enough), and the
-// memory that node has.
-struct Shortfall {
-  double need = 0, has = 0;
-};
-Shortfall worst_node(const mpi::Comm& comm, std::int64_t bytes_per_rank) {
-  const mpi::Comm node = comm.split_shared();
-  // Summed in floating point: per-rank estimates near 2^63 must not wrap around.
-  const double node_need = node.allreduce(static_cast<double>(bytes_per_rank), mpi::Op::sum);
-  const double node_has = static_cast<double>(available_memory_bytes());
-  const bool short_here = node_need > node_has;
-  const double worst_need = comm.allreduce(short_here ? node_need : 0.0, mpi::Op::max);
-  if (worst_need == 0) return {};
-  return {worst_need, comm.allreduce(short_here ? node_has : 1e300, mpi::Op::min)};
-}
-
-}  // namespace
-
-bool memory_fits(const mpi::Comm& comm, std::int64_t bytes_per_rank) {
-  return worst_node(comm, bytes_per_rank).need == 0;
-}
-
 void check_memory(const mpi::Comm& comm, std::int64_t bytes_per_rank, const std::string& what) {
-  const Shortfall worst = worst_node(comm, bytes_per_rank);
+  const mpi::NodeShortfall worst = mpi::worst_node_shortfall(comm, bytes_per_rank);
   if (worst.need > 0) {
     throw UserError("not enough memory for " + what + ": a node needs about " + gib(worst.need) + " but has " +
                     gib(worst.has) + " available (use a smaller --scale or more nodes)");
@@ -108,7 +85,7 @@ void check_memory(const mpi::Comm& comm, std::int64_t bytes_per_rank, const std:
 int fitting_validation_batch(const mpi::Comm& comm, double vertices, double tuples, const BfsOptions& bfs,
                              const KernelChoice& kernels, bool validating) {
   KernelChoice k = kernels;
-  const auto fits = [&] { return memory_fits(comm, estimate_graph_bytes(vertices, tuples, comm.size(), bfs, k)); };
+  const auto fits = [&] { return mpi::node_memory_fits(comm, estimate_graph_bytes(vertices, tuples, comm.size(), bfs, k)); };
   if (!validating || k.validation_batch <= 1 || fits()) return kernels.validation_batch;
   k.validation_batch = 1;
   if (!fits()) return kernels.validation_batch;

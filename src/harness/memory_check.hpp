@@ -23,8 +23,6 @@ std::int64_t estimate_generate_bytes(int scale, int edgefactor, int num_ranks, b
 // Collective: throws UserError on every rank when the ranks sharing any node need more than that
 // node has available.
 void check_memory(const mpi::Comm& comm, std::int64_t bytes_per_rank, const std::string& what);
-// Collective: whether every node has the memory its ranks' estimates add up to.
-bool memory_fits(const mpi::Comm& comm, std::int64_t bytes_per_rank);
 // Collective. The searches to validate per pass over the tuples: kernels.validation_batch,
 // or fewer when that many would not fit the nodes' memory; unchanged when the run does not fit even
 // with one (check_memory then refuses the run) or when nothing is validated.

@@ -126,8 +126,8 @@ TYPED_TEST(Csr1DTest, RowsRenumberedWithinWindows) {
 }
 
 // Kernel 1's two placements (graph/row_builder.hpp) put every arc in its row: by row cursors, and
-// by blocks of tagged entries, each block sorted into its rows through scratch or, over the scratch
-// limit (here 0 and 64 entries), in place. Rows are compared as sorted lists, duplicates kept.
+// by blocks of tagged entries (tags in the word, or partly in side bytes), each block sorted into
+// its rows through scratch or, over the scratch limit (here 0 and 64 entries), in place. Rows are compared as sorted lists, duplicates kept.
 TYPED_TEST(Csr1DTest, PlacementsPutEveryArcInItsRow) {
   const mpi::Comm world = mpi::Comm::world();
   const KroneckerGenerator gen(11, 16, 9);
@@ -163,6 +163,16 @@ TYPED_TEST(Csr1DTest, PlacementsPutEveryArcInItsRow) {
             "by block, tag bits " + std::to_string(tag_bits) + ", scratch " + std::to_string(scratch));
     }
   }
+  // A column word with room for 2 tag bits above the id: the rest of the tag goes in side bytes.
+  const int wide_to_bits = static_cast<int>(8 * sizeof(TypeParam)) - 2;
+  for (int tag_bits : {3, 8, 10}) {
+    const std::vector<std::int64_t> bases = rows::block_bases(world, part.local_count(), tag_bits);
+    for (edge_count_t scratch : {edge_count_t{0}, rows::kBlockScratch}) {
+      check(rows::place_by_block<TypeParam>(source, world, round, part.local_count(), wide_to_bits, tag_bits, dest_of,
+                                            row_base, bases, {}, scratch),
+            "by block with side tags, tag bits " + std::to_string(tag_bits) + ", scratch " + std::to_string(scratch));
+    }
+  }
 }
 
 // The vertex count's sketch of arcs per word of rows stands in for the build's first pass: the
@@ -189,7 +199,7 @@ TYPED_TEST(Csr1DTest, SketchedCountsBuildTheSameRows) {
 }
 
 // The sketch counts each word's arcs exactly past its 16-bit counters' wrap, and gives up (on every
-// rank) on a negative id or one of 2^24 and above.
+// rank) on a negative id or one of 2^28 and above.
 TEST(ArcSketchTest, CountsPastWrapsAndGivesUpOnWideIds) {
   const mpi::Comm world = mpi::Comm::world();
   ArcSketch sketch;
