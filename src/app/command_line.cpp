@@ -109,8 +109,10 @@ void add_run_options(CLI::App& app, RunOptions& run, RunFlags& f) {
                 ->default_str(shortest_decimal(kDefaultDelta));
   f.sssp_fusion = app.add_option("--sssp-fusion", run.kernels.sssp_options.fusion,
                                  "SSSP: relax a rank's own vertices that fall back into the current bucket before the "
-                                 "round's exchange (bucket fusion), or one global round each")
-                      ->transform(choice<bool>({{"on", true}, {"off", false}}))->default_str("on");
+                                 "round's exchange (bucket fusion), or one global round each; auto: on with one rank, off "
+                                 "with several (the others wait in the exchange while one fuses)")
+                      ->transform(choice<Fusion>({{"auto", Fusion::automatic}, {"on", Fusion::on}, {"off", Fusion::off}}))
+                      ->default_str("auto");
   f.sssp_heavy = app.add_option("--sssp-heavy", run.kernels.sssp_options.heavy,
                                 "SSSP: a bucket's heavy edges pushed by its settled vertices, pulled by the unsettled "
                                 "ones from a copy of the bucket on every rank, or auto: whichever has less work")

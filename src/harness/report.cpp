@@ -227,7 +227,7 @@ nlohmann::json to_json(const RunRecord& run, const std::string& command_line) {
   if (o.kernels.sssp) {
     const SsspOptions& sssp = o.kernels.sssp_options;
     options["delta"] = sssp.delta;
-    options["sssp_fusion"] = sssp.fusion;
+    options["sssp_fusion"] = std::array{"auto", "on", "off"}[static_cast<int>(sssp.fusion)];
     options["sssp_tail"] = sssp.tail;
     options["sssp_prune"] = sssp.prune;
     options["sssp_heavy"] = std::array{"auto", "push", "pull"}[static_cast<int>(sssp.heavy)];

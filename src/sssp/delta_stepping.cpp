@@ -252,6 +252,7 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
     bins_.push(0, 0, r);
   }
   const auto bucket_of_vertex = [&](local_t v) { return bucket_of(labels_.dist(v)); };
+  const bool fuse = options_.fusion == Fusion::on || (options_.fusion == Fusion::automatic && comm_.size() == 1);
   bool all_light = false;  // the last bucket (bucket_of)
   const auto row_begin = [&](local_t u) { return csr_.offsets[u]; };
   const auto light_end = [&](local_t u) { return all_light ? csr_.offsets[u + 1] : csr_.offsets[u] + light_[u]; };
@@ -295,7 +296,7 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
         const std::int64_t pieces_sent = relax_in_pieces(round_vertices_, row_begin, light_end, light, [&] {
           // Fusion: this rank's own vertices that fell back into b, relaxed before the exchange
           // while the queued requests stay within a round's size.
-          while (options_.fusion && light.remote - remote_at_exchange_ < exchange::kTopDownRound && bins_.holds(b)) {
+          while (fuse && light.remote - remote_at_exchange_ < exchange::kTopDownRound && bins_.holds(b)) {
             take(b);
             if (frontier_.empty()) break;
             relax(frontier_, row_begin, light_end, light);

@@ -15,12 +15,18 @@ inline constexpr float kDefaultDelta = 0.01f;
 // still unsettled).
 enum class HeavyDirection { automatic, push, pull };
 
+// Bucket fusion (Zhang et al., CGO 2020): a rank keeps relaxing its own vertices that fall back
+// into the current bucket before the round's exchange, instead of waiting a global round each.
+// Automatic fuses on one rank only: with several, the others wait in the exchange while one fuses,
+// and at SCALE 22, 2 x 1, not fusing took 0.839 and 0.922 of fusing's search time (two sets of pairs;
+// at 1 x 2, 1.102). Fusing only while the bucket held at most 1024 or 4096 of the rank's entries
+// measured as not fusing (docs/sssp.md).
+enum class Fusion { automatic, on, off };
+
 // How kernel 3 runs (--delta, --sssp-fusion, --sssp-heavy, --sssp-tail, --sssp-prune).
 struct SsspOptions {
   float delta = kDefaultDelta;
-  // Bucket fusion (Zhang et al., CGO 2020): a rank keeps relaxing its own vertices that fall back
-  // into the current bucket before the round's exchange, instead of waiting a global round each.
-  bool fusion = true;
+  Fusion fusion = Fusion::automatic;
   HeavyDirection heavy = HeavyDirection::automatic;
   // Bellman-Ford for the tail (Chakaravarthy et al.): once the vertices waiting in later buckets
   // are fewer than kTailShare of those settled, they all go into one last bucket, relaxed with

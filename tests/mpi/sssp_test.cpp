@@ -51,7 +51,7 @@ std::vector<float> dijkstra(const KroneckerGenerator& gen, vertex_t root) {
 struct Setting {
   float delta;
   int threads;
-  bool fusion = true;
+  Fusion fusion = Fusion::on;
   HeavyDirection heavy = HeavyDirection::automatic;
   bool tail = true;
   bool prune = true;
@@ -107,18 +107,20 @@ TEST_P(DeltaSteppingTest, DistancesAreDijkstrasAndValidate) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Sssp, DeltaSteppingTest,
-                         ::testing::Values(Setting{0.1f, 1}, Setting{0.1f, 2}, Setting{0.1f, 1, false}, Setting{0.1f, 2, false},
+                         ::testing::Values(Setting{0.1f, 1}, Setting{0.1f, 2}, Setting{0.1f, 1, Fusion::off}, Setting{0.1f, 2, Fusion::off},
+                                           // automatic fusion (on with one rank, off with several)
+                                           Setting{0.1f, 1, Fusion::automatic}, Setting{0.01f, 2, Fusion::automatic},
                                            // every mode of the heavy edges, with and without fusion
-                                           Setting{0.1f, 1, true, HeavyDirection::push},
-                                           Setting{0.1f, 2, false, HeavyDirection::pull},
-                                           Setting{0.3f, 2, true, HeavyDirection::pull},
-                                           Setting{0.02f, 1, false, HeavyDirection::push, false},
-                                           Setting{0.01f, 2, true, HeavyDirection::automatic, false},
-                                           Setting{0.01f, 1}, Setting{1.0f, 2}, Setting{0.01f, 2, false},
+                                           Setting{0.1f, 1, Fusion::on, HeavyDirection::push},
+                                           Setting{0.1f, 2, Fusion::off, HeavyDirection::pull},
+                                           Setting{0.3f, 2, Fusion::on, HeavyDirection::pull},
+                                           Setting{0.02f, 1, Fusion::off, HeavyDirection::push, false},
+                                           Setting{0.01f, 2, Fusion::on, HeavyDirection::automatic, false},
+                                           Setting{0.01f, 1}, Setting{1.0f, 2}, Setting{0.01f, 2, Fusion::off},
                                            Setting{8.0f, 1},
                                            // every relaxation sent, none pruned
-                                           Setting{0.01f, 2, true, HeavyDirection::automatic, true, false},
-                                           Setting{0.1f, 1, false, HeavyDirection::push, false, false},
+                                           Setting{0.01f, 2, Fusion::on, HeavyDirection::automatic, true, false},
+                                           Setting{0.1f, 1, Fusion::off, HeavyDirection::push, false, false},
                                            // the extremes --delta accepts: every distance past the
                                            // last bucket's start, or all in the first
                                            Setting{1e-30f, 1}, Setting{FLT_MIN, 2}, Setting{FLT_MAX, 1}));
