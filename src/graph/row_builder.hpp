@@ -174,8 +174,8 @@ void count_block_arcs(const EdgeSource& source, const mpi::Comm& comm, std::int6
 // any bits the word has no room for in a side byte per entry (side is then non-null).
 template <class Column>
 struct BlockTags {
-  int to_bits;           // the id's width
-  int word_bits;         // tag bits above the id in the word
+  int to_bits;               // the id's width
+  int word_bits;             // tag bits above the id in the word
   const std::uint8_t* side;  // the tag's high bits, entry by entry, or nullptr
 
   local_t row(const Column* columns, edge_count_t k) const {
@@ -397,7 +397,9 @@ Rows<Column> place_arcs(const EdgeSource& source, const mpi::Comm& comm, std::in
     // Arcs are spread about evenly over the ranks; a tenth more for the unevenness and the rounds.
     const double arcs = 2.0 * static_cast<double>(source.global_tuples()) / comm.size();
     const double placing = 1.1 * (arcs * (sizeof(Column) + 1) + 8.0 * (n_rows + 1));
-    if (mpi::node_memory_fits(comm, static_cast<std::int64_t>(placing))) tag_bits = std::min(kSideTagBits, word_room + 8);
+    if (mpi::node_memory_fits(comm, static_cast<std::int64_t>(placing))) {
+      tag_bits = std::min(kSideTagBits, word_room + 8);
+    }
   }
   if (tag_bits >= kMinTagBits) {
     const std::vector<std::int64_t> block_base = block_bases(comm, n_rows, tag_bits);
