@@ -344,6 +344,7 @@ Rows<Column> place_by_row(const EdgeSource& source, const mpi::Comm& comm, std::
   big_vector<edge_count_t>& offsets = out.offsets;
   const vertex_t first_row = row_base(comm.rank());
   const auto row_index = [first_row](vertex_t row) { return static_cast<local_t>(row - first_row); };
+
   // Pass 1: arcs per row.
   {
     RowBlocks<RowOf<Column>, decltype(row_index)> rows_seen(row_index, n_rows);
@@ -360,6 +361,7 @@ Rows<Column> place_by_row(const EdgeSource& source, const mpi::Comm& comm, std::
         });
   }
   for (local_t i = 0; i < n_rows; ++i) offsets[i + 1] += offsets[i];
+
   // Pass 2: every arc into its row, at the row's cursor. The offsets serve as the cursors (no
   // second array of N/P counters at the build's peak): each ends at its row's end, the next row's
   // start, and one shift puts them back.

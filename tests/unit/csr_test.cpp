@@ -127,7 +127,8 @@ TYPED_TEST(Csr1DTest, RowsRenumberedWithinWindows) {
 
 // Kernel 1's two placements (graph/row_builder.hpp) put every arc in its row: by row cursors, and
 // by blocks of tagged entries (tags in the word, or partly in side bytes), each block sorted into
-// its rows through scratch or, over the scratch limit (here 0 and 64 entries), in place. Rows are compared as sorted lists, duplicates kept.
+// its rows through scratch or, over the scratch limit (here 0 and 64 entries), in place. Rows are
+// compared as sorted lists, duplicates kept.
 TYPED_TEST(Csr1DTest, PlacementsPutEveryArcInItsRow) {
   const mpi::Comm world = mpi::Comm::world();
   const KroneckerGenerator gen(11, 16, 9);
