@@ -35,19 +35,26 @@ class Bins {
     else far_[thread].value.push_back(v);
   }
   // Moves bucket b's entries (b inside the window) that keep(v) accepts to `out`: keep drops those
-  // whose bucket is no longer b and those already taken. Entries lie anywhere in the rank's
-  // vertices, so ahead(v) is shown each one kAhead entries early, to ask for what keep will read.
+  // whose bucket is no longer b and those already taken. Called by every thread of a parallel
+  // region, each with its own `out`: a thread takes a contiguous share of each thread's list, so
+  // the outs joined in thread order hold the entries in list order. keep(v) must be safe against
+  // the other threads' calls. Entries lie anywhere in the rank's vertices, so ahead(v) is shown
+  // each one kAhead entries early, to ask for what keep will read. The lists are left to clear().
   template <class Keep, class Ahead>
-  void take(std::int64_t b, Keep&& keep, Ahead&& ahead, std::vector<local_t>& out) {
+  void take_share(std::int64_t b, Keep&& keep, Ahead&& ahead, std::vector<local_t>& out) {
     constexpr std::size_t kAhead = 16;
     for (auto& t : near_) {
-      std::vector<local_t>& list = t.value[b - base_];
+      const std::vector<local_t>& list = t.value[b - base_];
+#pragma omp for schedule(static) nowait
       for (std::size_t i = 0; i < list.size(); ++i) {
         if (i + kAhead < list.size()) ahead(list[i + kAhead]);
         if (keep(list[i])) out.push_back(list[i]);
       }
-      list.clear();
     }
+  }
+  // Empties bucket b's lists once take_share is done with them.
+  void drop(std::int64_t b) {
+    for (auto& t : near_) t.value[b - base_].clear();
   }
   bool holds(std::int64_t b) const {
     for (const auto& t : near_)

@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 #include <memory>
 
@@ -31,7 +32,7 @@ std::uint32_t next_stamp(std::vector<Stamps>& stamps, std::uint32_t Stamps::*fie
 template <class Column>
 DeltaStepping<Column>::DeltaStepping(const mpi::Comm& comm, const Partition1D& part, SsspOptions options)
     : comm_(comm), part_(part), options_(options), per_delta_(1.0 / static_cast<double>(options.delta)),
-      csr_{part, {}, {}, {}}, bins_(omp_get_max_threads()),
+      csr_{part, {}, {}, {}}, bins_(omp_get_max_threads()), shares_(omp_get_max_threads()),
       buckets_(comm.size(), omp_get_max_threads(), "sssp.relaxations") {}
 
 template <class Column>
@@ -148,7 +149,9 @@ template <class First, class Last>
 std::int64_t DeltaStepping<Column>::relax_in_pieces(std::span<const local_t> from, First&& first, Last&& last,
                                                     Counts& counts, const std::function<void()>& before_last_exchange) {
   std::vector<std::size_t> ends;
-  const std::int64_t n = pieces(from, first, last, ends);
+  // Alone, a rank queues nothing to send: one piece, and no scan of the rows to split them.
+  const std::int64_t n = comm_.size() == 1 ? (ends.assign(!from.empty(), from.size()), ends.size())
+                                           : pieces(from, first, last, ends);
   for (std::int64_t p = 0; p < n; ++p) {
     const std::size_t mine = ends.size();
     const std::size_t lo = p == 0 ? 0 : static_cast<std::size_t>(p) <= mine ? ends[p - 1] : from.size();
@@ -164,7 +167,13 @@ template <class Column>
 bool DeltaStepping<Column>::pull_heavy(std::span<const local_t> fresh) {
   if (options_.heavy != HeavyDirection::automatic) return options_.heavy == HeavyDirection::pull;
   std::int64_t work[2] = {0, with_edges_ - settled_here_};  // entries to push, vertices to pull
-  for (const local_t u : fresh) work[0] += csr_.offsets[u + 1] - csr_.offsets[u] - light_[u];
+  std::int64_t heavy = 0;
+#pragma omp parallel for schedule(static) reduction(+ : heavy)
+  for (std::size_t i = 0; i < fresh.size(); ++i) {
+    const local_t u = fresh[i];
+    heavy += csr_.offsets[u + 1] - csr_.offsets[u] - light_[u];
+  }
+  work[0] = heavy;
   comm_.allreduce_inplace<std::int64_t>(work, mpi::Op::sum);
   return static_cast<double>(work[0]) > kPullEdgesPerUnsettled * static_cast<double>(work[1]);
 }
@@ -257,25 +266,39 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
   const auto row_begin = [&](local_t u) { return csr_.offsets[u]; };
   const auto light_end = [&](local_t u) { return all_light ? csr_.offsets[u + 1] : csr_.offsets[u] + light_[u]; };
   const auto row_end = [&](local_t u) { return csr_.offsets[u + 1]; };
-  // Bucket b's waiting vertices into frontier_, each once; first sight of a vertex in b makes it a member.
+  // Bucket b's waiting vertices into frontier_, each once; first sight of a vertex in b makes it a
+  // member. The threads share the lists; a vertex listed twice goes to the thread that stamps it first.
   const auto take = [&](std::int64_t b) {
-    frontier_.clear();
     const std::uint32_t round = next_stamp(stamps_, &Stamps::round, round_);
-    const auto keep = [&](local_t v) {
-      Stamps& s = stamps_[v];
-      if (s.round == round || bucket_of_vertex(v) != b) return false;
-      s.round = round;
-      if (s.member != bucket_seq_) {
-        s.member = bucket_seq_;
-        members_.push_back(v);
-      }
-      return true;
-    };
-    const auto ahead = [&](local_t v) {
-      __builtin_prefetch(&stamps_[v], 1);
-      __builtin_prefetch(labels_.address(v));
-    };
-    bins_.take(b, keep, ahead, frontier_);
+    for (auto& share : shares_) share.value.frontier.clear(), share.value.members.clear();
+#pragma omp parallel num_threads(static_cast<int>(shares_.size()))
+    {
+      TakeShare& mine = shares_[omp_get_thread_num()].value;
+      const bool alone = omp_get_num_threads() == 1;
+      const auto keep = [&](local_t v) {
+        Stamps& s = stamps_[v];
+        std::atomic_ref<std::uint32_t> seen(s.round);
+        if (seen.load(std::memory_order_relaxed) == round || bucket_of_vertex(v) != b) return false;
+        if (alone) seen.store(round, std::memory_order_relaxed);  // no lock prefix for one thread
+        else if (seen.exchange(round, std::memory_order_relaxed) == round) return false;
+        if (s.member != bucket_seq_) {  // only the stamping thread reaches here
+          s.member = bucket_seq_;
+          mine.members.push_back(v);
+        }
+        return true;
+      };
+      const auto ahead = [&](local_t v) {
+        __builtin_prefetch(&stamps_[v], 1);
+        __builtin_prefetch(labels_.address(v));
+      };
+      bins_.take_share(b, keep, ahead, mine.frontier);
+    }
+    bins_.drop(b);
+    frontier_.clear();
+    for (const auto& share : shares_) {
+      frontier_.insert(frontier_.end(), share.value.frontier.begin(), share.value.frontier.end());
+      members_.insert(members_.end(), share.value.members.begin(), share.value.members.end());
+    }
   };
   for (std::int64_t b = 0;;) {
     const Timer timer;

@@ -110,6 +110,11 @@ class DeltaStepping : public SsspEngine {
   big_vector<std::uint32_t> light_;  // each row's light entries (weight < delta), found once at build
   Labels<Column> labels_;
   Bins bins_;
+  // Each thread's part of a take: the round's vertices and the bucket's new members it found.
+  struct TakeShare {
+    std::vector<local_t> frontier, members;
+  };
+  std::vector<Padded<TakeShare>> shares_;
   // Dedupe a round's and a bucket's vertices, side by side: one miss for both.
   struct Stamps {
     std::uint32_t round = 0, member = 0;
