@@ -130,28 +130,34 @@ void DeltaStepping<Column>::exchange(Counts& counts) {
 template <class Column>
 template <class First, class Last>
 std::int64_t DeltaStepping<Column>::pieces(std::span<const local_t> from, First&& first, Last&& last,
-                                           std::vector<std::size_t>& ends) {
+                                           std::int64_t entries, std::vector<std::size_t>& ends) {
   ends.clear();
-  edge_count_t in_piece = 0;
-  for (std::size_t i = 0; i < from.size(); ++i) {
-    in_piece += last(from[i]) - first(from[i]);
-    if (in_piece >= exchange::kTopDownRound) {
-      ends.push_back(i + 1);
-      in_piece = 0;
+  if (entries < exchange::kTopDownRound) {
+    if (!from.empty()) ends.push_back(from.size());
+  } else {
+    edge_count_t in_piece = 0;
+    for (std::size_t i = 0; i < from.size(); ++i) {
+      in_piece += last(from[i]) - first(from[i]);
+      if (in_piece >= exchange::kTopDownRound) {
+        ends.push_back(i + 1);
+        in_piece = 0;
+      }
     }
+    if (ends.empty() ? !from.empty() : ends.back() < from.size()) ends.push_back(from.size());
   }
-  if (ends.empty() ? !from.empty() : ends.back() < from.size()) ends.push_back(from.size());
+  // Alone, a rank has nothing to agree on.
+  if (comm_.size() == 1) return static_cast<std::int64_t>(ends.size());
   return comm_.allreduce<std::int64_t>(static_cast<std::int64_t>(ends.size()), mpi::Op::max);
 }
 
 template <class Column>
 template <class First, class Last>
 std::int64_t DeltaStepping<Column>::relax_in_pieces(std::span<const local_t> from, First&& first, Last&& last,
-                                                    Counts& counts, const std::function<void()>& before_last_exchange) {
+                                                    std::int64_t entries, Counts& counts,
+                                                    const std::function<void()>& before_last_exchange) {
   std::vector<std::size_t> ends;
-  // Alone, a rank queues nothing to send: one piece, and no scan of the rows to split them.
-  const std::int64_t n = comm_.size() == 1 ? (ends.assign(!from.empty(), from.size()), ends.size())
-                                           : pieces(from, first, last, ends);
+  // Alone, a rank queues nothing to send: one piece whatever its size.
+  const std::int64_t n = pieces(from, first, last, comm_.size() == 1 ? 0 : entries, ends);
   for (std::int64_t p = 0; p < n; ++p) {
     const std::size_t mine = ends.size();
     const std::size_t lo = p == 0 ? 0 : static_cast<std::size_t>(p) <= mine ? ends[p - 1] : from.size();
@@ -164,16 +170,20 @@ std::int64_t DeltaStepping<Column>::relax_in_pieces(std::span<const local_t> fro
 }
 
 template <class Column>
-bool DeltaStepping<Column>::pull_heavy(std::span<const local_t> fresh) {
-  if (options_.heavy != HeavyDirection::automatic) return options_.heavy == HeavyDirection::pull;
-  std::int64_t work[2] = {0, with_edges_ - settled_here_};  // entries to push, vertices to pull
+std::int64_t DeltaStepping<Column>::heavy_entries(std::span<const local_t> fresh) const {
   std::int64_t heavy = 0;
 #pragma omp parallel for schedule(static) reduction(+ : heavy)
   for (std::size_t i = 0; i < fresh.size(); ++i) {
     const local_t u = fresh[i];
     heavy += csr_.offsets[u + 1] - csr_.offsets[u] - light_[u];
   }
-  work[0] = heavy;
+  return heavy;
+}
+
+template <class Column>
+bool DeltaStepping<Column>::pull_heavy(std::int64_t heavy) {
+  if (options_.heavy != HeavyDirection::automatic) return options_.heavy == HeavyDirection::pull;
+  std::int64_t work[2] = {heavy, with_edges_ - settled_here_};  // entries to push, vertices to pull
   comm_.allreduce_inplace<std::int64_t>(work, mpi::Op::sum);
   return static_cast<double>(work[0]) > kPullEdgesPerUnsettled * static_cast<double>(work[1]);
 }
@@ -270,7 +280,7 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
   // member. The threads share the lists; a vertex listed twice goes to the thread that stamps it first.
   const auto take = [&](std::int64_t b) {
     const std::uint32_t round = next_stamp(stamps_, &Stamps::round, round_);
-    for (auto& share : shares_) share.value.frontier.clear(), share.value.members.clear();
+    for (auto& share : shares_) share.value.frontier.clear(), share.value.members.clear(), share.value.entries = 0;
 #pragma omp parallel num_threads(static_cast<int>(shares_.size()))
     {
       TakeShare& mine = shares_[omp_get_thread_num()].value;
@@ -285,17 +295,22 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
           s.member = bucket_seq_;
           mine.members.push_back(v);
         }
+        mine.entries += light_end(v) - row_begin(v);
         return true;
       };
       const auto ahead = [&](local_t v) {
         __builtin_prefetch(&stamps_[v], 1);
         __builtin_prefetch(labels_.address(v));
+        __builtin_prefetch(&csr_.offsets[v]);
+        __builtin_prefetch(&light_[v]);
       };
       bins_.take_share(b, keep, ahead, mine.frontier);
     }
     bins_.drop(b);
     frontier_.clear();
+    frontier_entries_ = 0;
     for (const auto& share : shares_) {
+      frontier_entries_ += share.value.entries;
       frontier_.insert(frontier_.end(), share.value.frontier.begin(), share.value.frontier.end());
       members_.insert(members_.end(), share.value.members.begin(), share.value.members.end());
     }
@@ -316,7 +331,7 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
       // Light edges, a global round each, until no distance in the bucket changes anywhere.
       for (take(b);; take(b)) {
         round_vertices_.swap(frontier_);  // the fused passes below refill frontier_
-        const std::int64_t pieces_sent = relax_in_pieces(round_vertices_, row_begin, light_end, light, [&] {
+        const std::int64_t pieces_sent = relax_in_pieces(round_vertices_, row_begin, light_end, frontier_entries_, light, [&] {
           // Fusion: this rank's own vertices that fell back into b, relaxed before the exchange
           // while the queued requests stay within a round's size.
           while (fuse && light.remote - remote_at_exchange_ < exchange::kTopDownRound && bins_.holds(b)) {
@@ -332,11 +347,12 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
       // The members' distances are final: their heavy edges once.
       const std::span<const local_t> fresh(members_.data() + heavy_done, members_.size() - heavy_done);
       settled_here_ += static_cast<std::int64_t>(fresh.size());
-      if (!all_light && pull_heavy(fresh)) {
+      const std::int64_t heavy_here = all_light ? 0 : heavy_entries(fresh);
+      if (!all_light && pull_heavy(heavy_here)) {
         pull(b, fresh, heavy);
         rec.pulled = true;
       } else {
-        relax_in_pieces(fresh, light_end, row_end, heavy, nullptr);
+        relax_in_pieces(fresh, light_end, row_end, heavy_here, heavy, nullptr);
       }
       heavy_done = members_.size();
       const std::int64_t mine = bins_.holds(b) ? b : bins_.next_after(b, bucket_of_vertex);

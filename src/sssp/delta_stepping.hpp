@@ -86,22 +86,27 @@ class DeltaStepping : public SsspEngine {
   void relax(std::span<const local_t> from, First&& first, Last&& last, Counts& counts);
   // Sends the queued relaxations and applies those that arrive. Collective.
   void exchange(Counts& counts);
-  // relax() in pieces, one exchange each; `before_last_exchange` runs before the last. Returns the
-  // number of pieces (0: no rank had anything to relax). Collective.
+  // relax() in pieces, one exchange each; `before_last_exchange` runs before the last. `entries`:
+  // the entries to relax in all, this rank's. Returns the number of pieces (0: no rank had anything
+  // to relax). Collective.
   template <class First, class Last>
-  std::int64_t relax_in_pieces(std::span<const local_t> from, First&& first, Last&& last, Counts& counts,
-                       const std::function<void()>& before_last_exchange);
-  // Whether to pull the heavy edges of `fresh`, this rank's newly settled vertices. Collective.
-  bool pull_heavy(std::span<const local_t> fresh);
+  std::int64_t relax_in_pieces(std::span<const local_t> from, First&& first, Last&& last, std::int64_t entries,
+                               Counts& counts, const std::function<void()>& before_last_exchange);
+  // This rank's heavy entries of `fresh`.
+  std::int64_t heavy_entries(std::span<const local_t> fresh) const;
+  // Whether to pull the heavy edges of `fresh`, this rank's newly settled vertices, which hold
+  // `heavy` heavy entries. Collective.
+  bool pull_heavy(std::int64_t heavy);
   // The heavy relaxations from bucket b's settled vertices `fresh`, pulled. Collective.
   void pull(std::int64_t b, std::span<const local_t> fresh, Counts& counts);
   // Each record's counts summed over the ranks (fused rounds: the most any rank took). Collective.
   void sum_over_ranks(std::span<BucketRecord> records) const;
-  // Splits `from` into pieces of about kTopDownRound edges each; returns the piece ends and the
-  // most pieces any rank has (every rank exchanges once a piece). Collective.
+  // Splits `from`, holding `entries` entries, into pieces of about kTopDownRound entries each (a
+  // scan of its rows only when there is more than one); returns the piece ends and the most pieces
+  // any rank has (every rank exchanges once a piece). Collective.
   template <class First, class Last>
-  std::int64_t pieces(std::span<const local_t> from, First&& first, Last&& last, std::vector<std::size_t>& ends);
-
+  std::int64_t pieces(std::span<const local_t> from, First&& first, Last&& last, std::int64_t entries,
+                      std::vector<std::size_t>& ends);
   const mpi::Comm& comm_;
   Partition1D part_;
   SsspOptions options_;
@@ -113,6 +118,7 @@ class DeltaStepping : public SsspEngine {
   // Each thread's part of a take: the round's vertices and the bucket's new members it found.
   struct TakeShare {
     std::vector<local_t> frontier, members;
+    std::int64_t entries = 0;  // the frontier's entries to relax
   };
   std::vector<Padded<TakeShare>> shares_;
   // Dedupe a round's and a bucket's vertices, side by side: one miss for both.
@@ -125,6 +131,7 @@ class DeltaStepping : public SsspEngine {
   exchange::OwnerBuckets<Relaxation> buckets_;
   std::vector<Relaxation> arrived_;
   std::vector<local_t> frontier_, round_vertices_, members_;
+  std::int64_t frontier_entries_ = 0;  // the entries frontier_ holds to relax, this rank's
   std::int64_t settled_here_ = 0;  // this rank's vertices settled so far in the search
   // This rank's vertices with an edge: pull_heavy's measure of a pull's work (the pull itself visits
   // only those with a heavy edge).
