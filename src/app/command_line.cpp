@@ -57,7 +57,7 @@ std::string first_line(const std::string& text) { return text.substr(0, text.fin
 
 // The options of the run whose meaning depends on others, kept to check them after parsing.
 struct RunFlags {
-  CLI::Option *input, *input_weights, *format, *relabel, *roots_file, *bfs, *delta, *sssp_fusion, *sssp_heavy, *sssp_tail, *sssp_prune, *validation_batch, *json,
+  CLI::Option *input, *input_weights, *format, *relabel, *roots_file, *bfs, *delta, *sssp_fusion, *sssp_heavy, *sssp_whole_rows, *sssp_tail, *sssp_prune, *validation_batch, *json,
       *output, *output_format, *comm_matrix, *energy_loop;
   std::vector<std::string> kernels = {"bfs"};
   std::string delta_text, energy_loop_text;
@@ -119,6 +119,13 @@ void add_run_options(CLI::App& app, RunOptions& run, RunFlags& f) {
                      ->transform(choice<HeavyDirection>({{"auto", HeavyDirection::automatic}, {"push", HeavyDirection::push},
                                                          {"pull", HeavyDirection::pull}}))
                      ->default_str("auto");
+  f.sssp_whole_rows = app.add_option("--sssp-whole-rows", run.kernels.sssp_options.whole_rows,
+                                     "SSSP: relax a vertex's heavy edges with its light ones each time a round takes it, "
+                                     "not once after its bucket; auto: once the search is past its dense buckets (the "
+                                     "first bucket pushed after a pull)")
+                          ->transform(choice<WholeRows>({{"auto", WholeRows::automatic}, {"on", WholeRows::on},
+                                                         {"off", WholeRows::off}}))
+                          ->default_str("auto");
   f.sssp_tail = app.add_option("--sssp-tail", run.kernels.sssp_options.tail,
                                "SSSP: once few vertices wait in later buckets, relax them all Bellman-Ford style in "
                                "one last bucket, or keep a bucket each")
@@ -215,7 +222,7 @@ void check_applies(RunOptions& run, const RunFlags& f) {
     if (given(o) && !given(f.input)) refuse(o, "without --input");
   if (given(f.comm_matrix) && !given(f.json)) refuse(f.comm_matrix, "without --json, where it is written");
   if (given(f.output_format) && !given(f.output)) refuse(f.output_format, "without --output");
-  for (const CLI::Option* o : {f.delta, f.sssp_fusion, f.sssp_heavy, f.sssp_tail, f.sssp_prune})
+  for (const CLI::Option* o : {f.delta, f.sssp_fusion, f.sssp_heavy, f.sssp_whole_rows, f.sssp_tail, f.sssp_prune})
     if (given(o) && !run.kernels.sssp) refuse(o, "without --kernels sssp");
   if (!run.kernels.bfs) {
     // Without kernel 2 only the id width is read (by kernel 3).

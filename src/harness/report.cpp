@@ -189,7 +189,7 @@ nlohmann::json sssp_json(const RunRecord& run) {
                          {"light_relaxations", b.light_relaxations}, {"heavy_relaxations", b.heavy_relaxations},
                          {"useful_relaxations", b.useful_relaxations},
                          {"pruned_relaxations", b.pruned_relaxations}, {"fused_rounds", b.fused_rounds},
-                         {"bytes_sent", b.bytes_sent}, {"pulled", b.pulled},
+                         {"bytes_sent", b.bytes_sent}, {"pulled", b.pulled}, {"whole_rows", b.whole_rows},
                          {"seconds", b.seconds}});
     }
     roots.push_back({{"root", r.shown_root}, {"seconds", r.seconds}, {"nedge", r.nedge}, {"teps", r.teps},
@@ -231,6 +231,7 @@ nlohmann::json to_json(const RunRecord& run, const std::string& command_line) {
     options["sssp_tail"] = sssp.tail;
     options["sssp_prune"] = sssp.prune;
     options["sssp_heavy"] = std::array{"auto", "push", "pull"}[static_cast<int>(sssp.heavy)];
+    options["sssp_whole_rows"] = std::array{"auto", "on", "off"}[static_cast<int>(sssp.whole_rows)];
   }
   for (const OptionGroup* g : find_engine(o.bfs.engine).option_groups) g->to_json(o.bfs, options);
   return {

@@ -272,9 +272,12 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
   }
   const auto bucket_of_vertex = [&](local_t v) { return bucket_of(labels_.dist(v)); };
   const bool fuse = options_.fusion == Fusion::on || (options_.fusion == Fusion::automatic && comm_.size() == 1);
-  bool all_light = false;  // the last bucket (bucket_of)
+  // The bucket's rounds relax whole rows (SsspOptions::whole_rows), as the last bucket (bucket_of)
+  // always does, where every edge is light.
+  bool whole = false;
+  bool pulled_before = false, past_peak = false;  // WholeRows::automatic's measure
   const auto row_begin = [&](local_t u) { return csr_.offsets[u]; };
-  const auto light_end = [&](local_t u) { return all_light ? csr_.offsets[u + 1] : csr_.offsets[u] + light_[u]; };
+  const auto light_end = [&](local_t u) { return whole ? csr_.offsets[u + 1] : csr_.offsets[u] + light_[u]; };
   const auto row_end = [&](local_t u) { return csr_.offsets[u + 1]; };
   // Bucket b's waiting vertices into frontier_, each once; first sight of a vertex in b makes it a
   // member. The threads share the lists; a vertex listed twice goes to the thread that stamps it first.
@@ -319,7 +322,9 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
     const Timer timer;
     BucketRecord rec;
     rec.bucket = b;
-    all_light = b == kLastBucket;
+    whole = b == kLastBucket || options_.whole_rows == WholeRows::on ||
+            (options_.whole_rows == WholeRows::automatic && past_peak);
+    rec.whole_rows = whole;
     Counts light, heavy;
     next_stamp(stamps_, &Stamps::member, bucket_seq_);
     members_.clear();
@@ -344,15 +349,17 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
         if (pieces_sent == 0) break;  // no rank had a vertex in b
         ++rec.light_rounds;
       }
-      // The members' distances are final: their heavy edges once.
+      // The members' distances are final: their heavy edges once (unless relaxed with the rows).
       const std::span<const local_t> fresh(members_.data() + heavy_done, members_.size() - heavy_done);
       settled_here_ += static_cast<std::int64_t>(fresh.size());
-      const std::int64_t heavy_here = all_light ? 0 : heavy_entries(fresh);
-      if (!all_light && pull_heavy(heavy_here)) {
-        pull(b, fresh, heavy);
-        rec.pulled = true;
-      } else {
-        relax_in_pieces(fresh, light_end, row_end, heavy_here, heavy, nullptr);
+      if (!whole) {
+        const std::int64_t heavy_here = heavy_entries(fresh);
+        if (pull_heavy(heavy_here)) {
+          pull(b, fresh, heavy);
+          rec.pulled = true;
+        } else {
+          relax_in_pieces(fresh, light_end, row_end, heavy_here, heavy, nullptr);
+        }
       }
       heavy_done = members_.size();
       const std::int64_t mine = bins_.holds(b) ? b : bins_.next_after(b, bucket_of_vertex);
@@ -367,6 +374,8 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
     rec.bytes_sent = (light.remote + heavy.remote) * static_cast<std::int64_t>(sizeof(Relaxation));
     rec.seconds = timer.seconds();
     if (profile) profile->push_back(rec);
+    past_peak = past_peak || (pulled_before && !rec.pulled);  // every rank decided alike
+    pulled_before = pulled_before || rec.pulled;
     if (next == Bins::kNone) break;
     // Bucket b is finished: its members' distances are final on every rank.
     if (options_.prune) finished_.add(comm_, part_, members_);

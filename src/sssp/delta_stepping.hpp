@@ -32,6 +32,7 @@ struct BucketRecord {
   int light_rounds = 0;                // global rounds (exchanges) of light-edge relaxations
   int fused_rounds = 0;                // local passes over the bucket's own vertices, busiest rank
   bool pulled = false;                 // heavy edges pulled (else pushed)
+  bool whole_rows = false;             // heavy edges relaxed with the light ones, counted as light
   std::int64_t settled = 0;            // vertices whose final distance lies in the bucket
   std::int64_t light_relaxations = 0;  // relaxations along light edges
   std::int64_t heavy_relaxations = 0;  // and along heavy ones (pulled: entries examined)

@@ -1,5 +1,6 @@
 #pragma once
-// How kernel 3 runs (--delta, --sssp-fusion, --sssp-heavy, --sssp-tail, --sssp-prune): a plain
+// How kernel 3 runs (--delta, --sssp-fusion, --sssp-heavy, --sssp-whole-rows, --sssp-tail,
+// --sssp-prune): a plain
 // header, so the harness's options hold it as it is.
 
 namespace g500 {
@@ -23,11 +24,20 @@ enum class HeavyDirection { automatic, push, pull };
 // measured as not fusing (docs/sssp.md).
 enum class Fusion { automatic, on, off };
 
-// How kernel 3 runs (--delta, --sssp-fusion, --sssp-heavy, --sssp-tail, --sssp-prune).
+// Whole rows: a vertex's heavy edges relaxed with its light ones, each time it is taken in a round,
+// instead of once after its bucket. Past the densest buckets a bucket's vertices have almost no
+// light edges, so the split costs a second pass over the same rows (and a second exchange) for
+// nothing; a vertex whose distance drops again in its bucket relaxes its whole row again, which is
+// exact but more work where light edges are many. Automatic: from the bucket after the first one
+// pushed that follows a pull, once the search has passed its dense buckets.
+enum class WholeRows { automatic, on, off };
+
+// How kernel 3 runs (--delta, --sssp-fusion, --sssp-heavy, --sssp-whole-rows, --sssp-tail, --sssp-prune).
 struct SsspOptions {
   float delta = kDefaultDelta;
   Fusion fusion = Fusion::automatic;
   HeavyDirection heavy = HeavyDirection::automatic;
+  WholeRows whole_rows = WholeRows::automatic;
   // Bellman-Ford for the tail (Chakaravarthy et al.): once the vertices waiting in later buckets
   // are fewer than kTailShare of those settled, they all go into one last bucket, relaxed with
   // every edge light until no distance changes, instead of a bucket (and its rounds) each.

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <limits>
@@ -55,7 +56,21 @@ struct Setting {
   HeavyDirection heavy = HeavyDirection::automatic;
   bool tail = true;
   bool prune = true;
+  WholeRows whole = WholeRows::automatic;
 };
+
+// Whether each bucket of `profile` relaxed whole rows as `mode` says it must: the last bucket
+// always; automatically, every bucket after one pushed that follows one pulled.
+bool whole_rows_as_told(const SsspProfile& profile, WholeRows mode) {
+  bool pulled = false, past_peak = false;
+  for (const BucketRecord& b : profile) {
+    const bool want = b.bucket >= std::int64_t{1} << 62 || mode == WholeRows::on || (mode == WholeRows::automatic && past_peak);
+    if (b.whole_rows != want) return false;
+    past_peak = past_peak || (pulled && !b.pulled);
+    pulled = pulled || b.pulled;
+  }
+  return true;
+}
 
 class DeltaSteppingTest : public ::testing::TestWithParam<Setting> {};
 
@@ -68,7 +83,7 @@ TEST_P(DeltaSteppingTest, DistancesAreDijkstrasAndValidate) {
   const Partition1D part(gen.num_vertices(), world.size(), world.rank());
   for (bool ids32 : {true, false}) {
     std::int64_t pruned = 0;  // over the roots (profiles are summed over ranks)
-    auto engine = make_delta_stepping(world, part, SsspOptions{GetParam().delta, GetParam().fusion, GetParam().heavy, GetParam().tail, GetParam().prune}, ids32);
+    auto engine = make_delta_stepping(world, part, SsspOptions{GetParam().delta, GetParam().fusion, GetParam().heavy, GetParam().whole, GetParam().tail, GetParam().prune}, ids32);
     engine->build(source);
     const std::vector<vertex_t> roots = choose_roots(connected_vertices(source, part, world), part, world, 4, 9);
     ASSERT_EQ(roots.size(), 4u);
@@ -77,6 +92,12 @@ TEST_P(DeltaSteppingTest, DistancesAreDijkstrasAndValidate) {
     for (vertex_t root : roots) {
       SsspProfile profile;
       engine->search(root, parents, dist, &profile);
+      EXPECT_TRUE(whole_rows_as_told(profile, GetParam().whole)) << "root " << root;
+      if (GetParam().whole == WholeRows::automatic && GetParam().heavy == HeavyDirection::automatic && GetParam().delta == 0.01f) {
+        // The default settings pass their dense buckets here too.
+        EXPECT_GT(std::count_if(profile.begin(), profile.end() - 1, [](const BucketRecord& b) { return b.whole_rows; }), 0)
+            << "root " << root;
+      }
       const std::vector<float> expect = dijkstra(gen, root);
       std::int64_t settled = 0;
       for (const BucketRecord& b : profile) {
@@ -121,6 +142,11 @@ INSTANTIATE_TEST_SUITE_P(Sssp, DeltaSteppingTest,
                                            // every relaxation sent, none pruned
                                            Setting{0.01f, 2, Fusion::on, HeavyDirection::automatic, true, false},
                                            Setting{0.1f, 1, Fusion::off, HeavyDirection::push, false, false},
+                                           // whole rows in every bucket, or never but the last
+                                           Setting{0.1f, 2, Fusion::on, HeavyDirection::automatic, true, true, WholeRows::on},
+                                           Setting{0.01f, 1, Fusion::off, HeavyDirection::push, false, true, WholeRows::on},
+                                           Setting{0.01f, 2, Fusion::off, HeavyDirection::automatic, true, true, WholeRows::off},
+                                           Setting{0.01f, 1, Fusion::on, HeavyDirection::pull, true, false, WholeRows::off},
                                            // the extremes --delta accepts: every distance past the
                                            // last bucket's start, or all in the first
                                            Setting{1e-30f, 1}, Setting{FLT_MIN, 2}, Setting{FLT_MAX, 1}));
