@@ -33,6 +33,7 @@ class Bitmap {
 
   bool test(std::int64_t i) const { return (words_[i >> 6] >> (i & 63)) & 1; }
   void set(std::int64_t i) { words_[i >> 6] |= word_t{1} << (i & 63); }
+  void reset(std::int64_t i) { words_[i >> 6] &= ~(word_t{1} << (i & 63)); }
   // Sets bit i from many threads at once; true if this call changed it.
   bool set_atomic(std::int64_t i) {
     const word_t mask = word_t{1} << (i & 63);

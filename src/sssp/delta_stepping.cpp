@@ -17,16 +17,6 @@ namespace {
 // Vertices ahead whose rows are asked for while one is relaxed.
 constexpr std::size_t kRowPrefetch = 8;
 
-// A fresh stamp: never seen in `field` of any of `stamps` before (cleared when the counter wraps).
-template <class Stamps>
-std::uint32_t next_stamp(std::vector<Stamps>& stamps, std::uint32_t Stamps::*field, std::uint32_t& counter) {
-  if (++counter == 0) {
-    for (Stamps& s : stamps) s.*field = 0;
-    counter = 1;
-  }
-  return counter;
-}
-
 }  // namespace
 
 template <class Column>
@@ -46,7 +36,8 @@ void DeltaStepping<Column>::build(const EdgeSource& source) {
   with_edges_ = 0;
 #pragma omp parallel for reduction(+ : with_edges_)
   for (local_t i = 0; i < part_.local_count(); ++i) with_edges_ += csr_.degree(i) > 0;
-  stamps_.assign(part_.local_count(), Stamps{});
+  in_round_ = Bitmap(part_.local_count());
+  in_bucket_ = Bitmap(part_.local_count());
 }
 
 template <class Column>
@@ -280,29 +271,35 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
   const auto light_end = [&](local_t u) { return whole ? csr_.offsets[u + 1] : csr_.offsets[u] + light_[u]; };
   const auto row_end = [&](local_t u) { return csr_.offsets[u + 1]; };
   // Bucket b's waiting vertices into frontier_, each once; first sight of a vertex in b makes it a
-  // member. The threads share the lists; a vertex listed twice goes to the thread that stamps it first.
+  // member. The threads share the lists; a vertex listed twice goes to the thread that sets its bit first.
   const auto take = [&](std::int64_t b) {
-    const std::uint32_t round = next_stamp(stamps_, &Stamps::round, round_);
+    // The last round's vertices leave it (all the bits at once when they are many).
+    std::size_t last_round = 0;
+    for (const auto& share : shares_) last_round += share.value.frontier.size();
+    if (last_round * kWordBits < static_cast<std::size_t>(in_round_.num_words())) {
+      for (const auto& share : shares_)
+        for (const local_t v : share.value.frontier) in_round_.reset(v);
+    } else {
+      in_round_.clear();
+    }
     for (auto& share : shares_) share.value.frontier.clear(), share.value.members.clear(), share.value.entries = 0;
 #pragma omp parallel num_threads(static_cast<int>(shares_.size()))
     {
-      TakeShare& mine = shares_[omp_get_thread_num()].value;
       const bool alone = omp_get_num_threads() == 1;
+      TakeShare& mine = shares_[omp_get_thread_num()].value;
       const auto keep = [&](local_t v) {
-        Stamps& s = stamps_[v];
-        std::atomic_ref<std::uint32_t> seen(s.round);
-        if (seen.load(std::memory_order_relaxed) == round || bucket_of_vertex(v) != b) return false;
-        if (alone) seen.store(round, std::memory_order_relaxed);  // no lock prefix for one thread
-        else if (seen.exchange(round, std::memory_order_relaxed) == round) return false;
-        if (s.member != bucket_seq_) {  // only the stamping thread reaches here
-          s.member = bucket_seq_;
+        if (in_round_.test(v) || bucket_of_vertex(v) != b) return false;
+        if (alone) in_round_.set(v);  // no lock prefix for one thread
+        else if (!in_round_.set_atomic(v)) return false;
+        if (!in_bucket_.test(v)) {  // only the thread that took v in the round reaches here
+          if (alone) in_bucket_.set(v);
+          else in_bucket_.set_atomic(v);  // other bits of the word may be set meanwhile
           mine.members.push_back(v);
         }
         mine.entries += light_end(v) - row_begin(v);
         return true;
       };
       const auto ahead = [&](local_t v) {
-        __builtin_prefetch(&stamps_[v], 1);
         __builtin_prefetch(labels_.address(v));
         __builtin_prefetch(&csr_.offsets[v]);
         __builtin_prefetch(&light_[v]);
@@ -326,7 +323,11 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
             (options_.whole_rows == WholeRows::automatic && past_peak);
     rec.whole_rows = whole;
     Counts light, heavy;
-    next_stamp(stamps_, &Stamps::member, bucket_seq_);
+    if (members_.size() * kWordBits < static_cast<std::size_t>(in_bucket_.num_words())) {
+      for (const local_t v : members_) in_bucket_.reset(v);
+    } else {
+      in_bucket_.clear();
+    }
     members_.clear();
     std::size_t heavy_done = 0;
     std::int64_t next = b;
@@ -429,8 +430,8 @@ std::unique_ptr<SsspEngine> make_delta_stepping(const mpi::Comm& comm, const Par
 std::int64_t delta_stepping_memory_bytes(double vertices, double tuples, int ranks, double id_bytes) {
   const double n_local = vertices / ranks + 64, m_local = tuples / ranks + 1;
   double bytes = weighted_csr_1d_build_bytes(vertices, tuples, ranks, id_bytes);
-  // light counts, the stamps; bins (a vertex in about two at a time), a round and the members
-  bytes += 4 * n_local + 8 * n_local + 8 * n_local + 2 * 4 * n_local;
+  // light counts, the round's and bucket's bits; bins (a vertex in about two at a time), a round and the members
+  bytes += 4 * n_local + 2 * n_local / 8 + 8 * n_local + 2 * 4 * n_local;
   // pulling: the open vertices; the replicated bucket (bitmap and word counts over all N, distances)
   bytes += 8 * n_local + 2 * vertices / 8 + 4 * n_local;
   // pruning: the finished buckets' bitmap over all N, and a bucket's ids (fewer bytes than it)

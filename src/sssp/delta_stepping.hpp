@@ -12,6 +12,7 @@
 #include <span>
 #include <vector>
 
+#include "core/bitmap.hpp"
 #include "core/padded.hpp"
 #include "core/types.hpp"
 #include "exchange/owner_buckets.hpp"
@@ -122,12 +123,10 @@ class DeltaStepping : public SsspEngine {
     std::int64_t entries = 0;  // the frontier's entries to relax
   };
   std::vector<Padded<TakeShare>> shares_;
-  // Dedupe a round's and a bucket's vertices, side by side: one miss for both.
-  struct Stamps {
-    std::uint32_t round = 0, member = 0;
-  };
-  std::vector<Stamps> stamps_;
-  std::uint32_t round_ = 0, bucket_seq_ = 0;
+  // This rank's vertices taken in the current round, and the current bucket's members: a bit a
+  // vertex (at SCALE 22, 2 ranks, 256 KB for both, which stay in cache), set as they are taken and
+  // cleared through the lists that hold them.
+  Bitmap in_round_, in_bucket_;
   std::int64_t remote_at_exchange_ = 0;  // Counts::remote when the queue was last sent
   exchange::OwnerBuckets<Relaxation> buckets_;
   std::vector<Relaxation> arrived_;
