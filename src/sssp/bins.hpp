@@ -39,7 +39,7 @@ class Bins {
   // region, each with its own `out`: a thread takes a contiguous share of each thread's list, so
   // the outs joined in thread order hold the entries in list order. keep(v) must be safe against
   // the other threads' calls. Entries lie anywhere in the rank's vertices, so ahead(v) is shown
-  // each one kAhead entries early, to ask for what keep will read. The lists are left to clear().
+  // each one kAhead entries early, to ask for what keep will read. The lists are left to drop().
   template <class Keep, class Ahead>
   void take_share(std::int64_t b, Keep&& keep, Ahead&& ahead, std::vector<local_t>& out) {
     constexpr std::size_t kAhead = 16;

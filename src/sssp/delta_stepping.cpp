@@ -3,7 +3,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <atomic>
 #include <limits>
 #include <memory>
 
@@ -16,6 +15,14 @@ namespace {
 
 // Vertices ahead whose rows are asked for while one is relaxed.
 constexpr std::size_t kRowPrefetch = 8;
+
+// Clears `listed` set bits of `bits`: through `each_id`, which calls its argument with each one's
+// index, or all the words at once when the ids are so many that this costs less.
+template <class EachId>
+void unmark(Bitmap& bits, std::size_t listed, EachId&& each_id) {
+  if (listed * kWordBits < static_cast<std::size_t>(bits.num_words())) each_id([&](local_t v) { bits.reset(v); });
+  else bits.clear();
+}
 
 }  // namespace
 
@@ -273,15 +280,13 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
   // Bucket b's waiting vertices into frontier_, each once; first sight of a vertex in b makes it a
   // member. The threads share the lists; a vertex listed twice goes to the thread that sets its bit first.
   const auto take = [&](std::int64_t b) {
-    // The last round's vertices leave it (all the bits at once when they are many).
+    // The last round's vertices leave it.
     std::size_t last_round = 0;
     for (const auto& share : shares_) last_round += share.value.frontier.size();
-    if (last_round * kWordBits < static_cast<std::size_t>(in_round_.num_words())) {
+    unmark(in_round_, last_round, [&](auto&& reset) {
       for (const auto& share : shares_)
-        for (const local_t v : share.value.frontier) in_round_.reset(v);
-    } else {
-      in_round_.clear();
-    }
+        for (const local_t v : share.value.frontier) reset(v);
+    });
     for (auto& share : shares_) share.value.frontier.clear(), share.value.members.clear(), share.value.entries = 0;
 #pragma omp parallel num_threads(static_cast<int>(shares_.size()))
     {
@@ -323,11 +328,9 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
             (options_.whole_rows == WholeRows::automatic && past_peak);
     rec.whole_rows = whole;
     Counts light, heavy;
-    if (members_.size() * kWordBits < static_cast<std::size_t>(in_bucket_.num_words())) {
-      for (const local_t v : members_) in_bucket_.reset(v);
-    } else {
-      in_bucket_.clear();
-    }
+    unmark(in_bucket_, members_.size(), [&](auto&& reset) {
+      for (const local_t v : members_) reset(v);
+    });
     members_.clear();
     std::size_t heavy_done = 0;
     std::int64_t next = b;

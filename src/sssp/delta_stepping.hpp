@@ -109,6 +109,7 @@ class DeltaStepping : public SsspEngine {
   template <class First, class Last>
   std::int64_t pieces(std::span<const local_t> from, First&& first, Last&& last, std::int64_t entries,
                       std::vector<std::size_t>& ends);
+
   const mpi::Comm& comm_;
   Partition1D part_;
   SsspOptions options_;

@@ -1,7 +1,6 @@
 #pragma once
 // How kernel 3 runs (--delta, --sssp-fusion, --sssp-heavy, --sssp-whole-rows, --sssp-tail,
-// --sssp-prune): a plain
-// header, so the harness's options hold it as it is.
+// --sssp-prune): a plain header, so the harness's options hold it as it is.
 
 namespace g500 {
 
