@@ -209,13 +209,15 @@ void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh,
   std::int64_t examined = 0, useful = 0;
 #pragma omp parallel num_threads(threads) reduction(+ : examined, useful)
   {
-    const int t = omp_get_thread_num();
+    const int t = omp_get_thread_num(), n_threads = omp_get_num_threads();
+    // This thread's contiguous share, its still open vertices written without a branch.
+    const std::size_t lo = open_.size() * t / n_threads, hi = open_.size() * (t + 1) / n_threads;
     std::vector<local_t>& keep = still_open_[t].value;
-    keep.clear();
-#pragma omp for schedule(static)
-    for (std::size_t i = 0; i < open_.size(); ++i) {
+    keep.resize(hi - lo);
+    std::size_t kept = 0;
+    for (std::size_t i = lo; i < hi; ++i) {
       // Open vertices ascend, but their heavy rows start far apart: a miss each, asked ahead.
-      if (i + kRowPrefetch < open_.size()) {
+      if (i + kRowPrefetch < hi) {
         const local_t soon = open_[i + kRowPrefetch];
         const edge_count_t heavy = csr_.offsets[soon] + light_[soon];
         __builtin_prefetch(csr_.weights.data() + heavy);
@@ -223,12 +225,20 @@ void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh,
       }
       const local_t v = open_[i];
       const float dv = labels_.dist(v);
-      if (bucket_of(dv) <= b) continue;  // settled: never pulls again
+      const bool open = bucket_of(dv) > b;  // else settled: never pulls again
+      const edge_count_t begin = csr_.offsets[v] + light_[v], end = csr_.offsets[v + 1];
+      keep[kept] = v;
+      // Most vertices cannot gain (past the first pull, even v's lightest heavy edge from the
+      // bucket's nearest member offers no less than v has) or are settled: decided with one branch
+      // that guesses well, and `open` counted rather than tested.
+      if (lowest + csr_.weights[begin] > dv || !open) {
+        kept += open;
+        continue;
+      }
       float best = std::numeric_limits<float>::infinity();
       vertex_t best_u = -1;
-      const edge_count_t end = csr_.offsets[v + 1];
       // Rows ascend by weight: past lowest + w >= what v has, no member can offer less.
-      for (edge_count_t k = csr_.offsets[v] + light_[v]; k < end; ++k) {
+      for (edge_count_t k = begin; k < end; ++k) {
         const float w = csr_.weights[k];
         if (lowest + w > std::min(best, dv)) break;
         ++examined;
@@ -244,8 +254,9 @@ void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh,
         ++useful;
         bins_.push(t, bucket_of(best), v);
       }
-      if (bucket_of(std::min(best, dv)) > b) keep.push_back(v);
+      kept += bucket_of(std::min(best, dv)) > b;
     }
+    keep.resize(kept);
   }
   open_.clear();
   for (const auto& keep : still_open_) open_.insert(open_.end(), keep.value.begin(), keep.value.end());
