@@ -6,9 +6,11 @@
 #include <limits>
 #include <memory>
 
+#include "core/error.hpp"
 #include "core/memory.hpp"
 #include "core/timer.hpp"
 #include "exchange/rounds.hpp"
+#include "sssp/flat_parents.hpp"
 
 namespace g500 {
 namespace {
@@ -87,12 +89,12 @@ void DeltaStepping<Column>::relax(std::span<const local_t> from, First&& first, 
         const int owner = part_.owner(v);
         if (owner == me) {
           const local_t lv = part_.to_local(v);
-          if (labels_.offer(lv, d, parent)) {
+          if (labels_.offer(lv, d, parent, is_flat(du, d))) {
             ++useful;
             bins_.push(t, bucket_of(d), lv);
           }
         } else {
-          buckets_.push(t, owner, Relaxation{csr_.columns[k], parent, d});
+          buckets_.push(t, owner, Relaxation{csr_.columns[k], parent, with_flat_bit(d, is_flat(du, d))});
           ++remote;
         }
       }
@@ -115,9 +117,10 @@ void DeltaStepping<Column>::exchange(Counts& counts) {
     for (std::size_t i = 0; i < arrived_.size(); ++i) {
       const Relaxation& r = arrived_[i];
       const local_t v = part_.to_local(static_cast<vertex_t>(r.vertex));
-      if (labels_.offer(v, r.dist, r.parent)) {
+      const float d = without_flat_bit(r.dist);
+      if (labels_.offer(v, d, r.parent, flat_bit(r.dist))) {
         ++useful;
-        bins_.push(t, bucket_of(r.dist), v);
+        bins_.push(t, bucket_of(d), v);
       }
     }
   }
@@ -237,6 +240,7 @@ void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh,
       }
       float best = std::numeric_limits<float>::infinity();
       vertex_t best_u = -1;
+      bool best_flat = false;
       // Rows ascend by weight: past lowest + w >= what v has, no member can offer less.
       for (edge_count_t k = begin; k < end; ++k) {
         const float w = csr_.weights[k];
@@ -244,13 +248,16 @@ void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh,
         ++examined;
         const vertex_t u = static_cast<vertex_t>(csr_.columns[k]);
         if (!settled_.contains(u)) continue;
-        const float d = settled_.dist(u) + w;
-        if (d < best || (d == best && u < best_u)) {
+        const float du = settled_.dist(u), d = du + w;
+        const bool flat = is_flat(du, d);
+        // Least (distance, flat, parent), the order of Labels::offer.
+        if (d < best || (d == best && (flat < best_flat || (flat == best_flat && u < best_u)))) {
           best = d;
           best_u = u;
+          best_flat = flat;
         }
       }
-      if (best_u >= 0 && labels_.offer(v, best, static_cast<Column>(best_u))) {
+      if (best_u >= 0 && labels_.offer(v, best, static_cast<Column>(best_u), best_flat)) {
         ++useful;
         bins_.push(t, bucket_of(best), v);
       }
@@ -276,7 +283,7 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
   if (options_.prune) finished_.reset(part_);
   if (part_.owns(root)) {
     const local_t r = part_.to_local(root);
-    labels_.offer(r, 0, static_cast<Column>(root));
+    labels_.offer(r, 0, static_cast<Column>(root), false);
     bins_.push(0, 0, r);
   }
   const auto bucket_of_vertex = [&](local_t v) { return bucket_of(labels_.dist(v)); };
@@ -407,6 +414,15 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
     b = next;
   }
   labels_.finish(parents, dist);
+  // Overflows and flat labels, summed in one call: most searches have neither.
+  std::int64_t found[2] = {labels_.overflowed() ? 1 : 0, static_cast<std::int64_t>(labels_.flat().size())};
+  comm_.allreduce_inplace<std::int64_t>(found, mpi::Op::sum);
+  // A distance past the largest float cannot be told from unreached: refuse the graph.
+  if (found[0]) {
+    throw UserError("SSSP: a path's weights sum past the largest float (3.4e38), so its distance cannot be held; "
+                    "scale the weights down");
+  }
+  if (found[1]) order_flat_parents(comm_, part_, csr_, labels_.flat(), parents, dist);
   if (profile) sum_over_ranks(std::span(*profile).subspan(first_record));
 }
 

@@ -50,7 +50,8 @@ class SsspEngine {
   // Kernel 1's SSSP part: the weighted rows. Collective.
   virtual void build(const EdgeSource& source) = 0;
   // parents as for BFS (root -> root, unreached -> -1); dist[i]: the distance of local vertex i,
-  // +infinity when unreached. Appends one record per bucket to `profile` when not null. Collective.
+  // +infinity when unreached. Appends one record per bucket to `profile` when not null. Collective;
+  // UserError on every rank when a distance overflows a float.
   virtual void search(vertex_t root, std::span<vertex_t> parents, std::span<float> dist, SsspProfile* profile) = 0;
 };
 
@@ -66,7 +67,7 @@ class DeltaStepping : public SsspEngine {
   struct Relaxation {
     Column vertex;
     Column parent;
-    float dist;
+    float dist;  // with the offer's flatness in its sign bit (sssp/labels.hpp)
   };
   struct Counts {
     // remote: queued for other ranks; pruned: dropped, their target's bucket being finished

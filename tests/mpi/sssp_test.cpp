@@ -9,6 +9,7 @@
 #include <limits>
 #include <queue>
 
+#include "core/error.hpp"
 #include "generator/kronecker_source.hpp"
 #include "harness/roots.hpp"
 #include "sssp/delta_stepping.hpp"
@@ -150,6 +151,190 @@ INSTANTIATE_TEST_SUITE_P(Sssp, DeltaSteppingTest,
                                            // the extremes --delta accepts: every distance past the
                                            // last bucket's start, or all in the first
                                            Setting{1e-30f, 1}, Setting{FLT_MIN, 2}, Setting{FLT_MAX, 1}));
+
+// Serial Dijkstra on an explicit weighted tuple list, adding in float as the search does.
+std::vector<float> dijkstra(const std::vector<Edge>& edges, const std::vector<float>& weights, vertex_t n,
+                            vertex_t root) {
+  std::vector<std::vector<std::pair<vertex_t, float>>> adj(n);
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    if (edges[i].u == edges[i].v) continue;
+    adj[edges[i].u].push_back({edges[i].v, weights[i]});
+    adj[edges[i].v].push_back({edges[i].u, weights[i]});
+  }
+  std::vector<float> dist(n, std::numeric_limits<float>::infinity());
+  using Item = std::pair<float, vertex_t>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
+  dist[root] = 0;
+  heap.push({0, root});
+  while (!heap.empty()) {
+    const auto [d, u] = heap.top();
+    heap.pop();
+    if (d > dist[u]) continue;
+    for (const auto& [v, w] : adj[u]) {
+      if (d + w < dist[v]) {
+        dist[v] = d + w;
+        heap.push({dist[v], v});
+      }
+    }
+  }
+  return dist;
+}
+
+// This rank's share of an explicit weighted tuple list, padded with self-loops (which no search
+// follows) so that every rank's share holds a tuple and so a weight.
+SliceSource weighted_source_of(std::vector<Edge> edges, std::vector<float> weights, const mpi::Comm& comm) {
+  while (edges.size() < static_cast<std::size_t>(comm.size())) {
+    edges.push_back({0, 0});
+    weights.push_back(0.5f);
+  }
+  EdgeSlice slice = source_of(edges, comm).slice();
+  const auto first = weights.begin() + slice.first;
+  slice.weights.assign(first, first + static_cast<std::ptrdiff_t>(slice.edges.size()));
+  return SliceSource(std::move(slice), comm.rank(), comm.size());
+}
+
+// Whether following parents from every reached vertex ends at the root (no cycle), on every
+// rank's copy of the whole parents array.
+bool parents_form_a_tree(const std::vector<vertex_t>& parent, vertex_t root) {
+  const vertex_t n = static_cast<vertex_t>(parent.size());
+  if (parent[root] != root) return false;
+  for (vertex_t v = 0; v < n; ++v) {
+    vertex_t at = v;
+    for (vertex_t steps = 0; parent[at] != kNoParent && at != root; ++steps) {
+      if (steps > n) return false;
+      at = parent[at];
+    }
+    if (parent[v] != kNoParent && at != root) return false;
+  }
+  return true;
+}
+
+// The parents the search must give whatever the rank and thread count (sssp/labels.hpp,
+// sssp/flat_parents.hpp): the lowest steep candidate (d(u) + w == d(v), d(u) < d(v)); failing
+// one, the lowest flat candidate (d(u) == d(v)) of the least level, where a vertex with a steep
+// parent has level 0 and one with a flat parent one more than that parent.
+std::vector<vertex_t> canonical_parents(const std::vector<Edge>& edges, const std::vector<float>& weights,
+                                        const std::vector<float>& dist, vertex_t root) {
+  const vertex_t n = static_cast<vertex_t>(dist.size());
+  std::vector<std::vector<vertex_t>> flat_candidates(n);
+  std::vector<vertex_t> parent(n, kNoParent);
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    for (const auto [u, v] : {std::pair{edges[i].u, edges[i].v}, std::pair{edges[i].v, edges[i].u}}) {
+      if (u == v || v == root || std::isinf(dist[u]) || dist[u] + weights[i] != dist[v]) continue;
+      if (dist[u] < dist[v]) parent[v] = parent[v] == kNoParent ? u : std::min(parent[v], u);
+      else flat_candidates[v].push_back(u);
+    }
+  }
+  parent[root] = root;
+  std::vector<int> level(n, -1);
+  std::vector<vertex_t> now;
+  for (vertex_t v = 0; v < n; ++v)
+    if (parent[v] != kNoParent) level[v] = 0, now.push_back(v);
+  for (int k = 1; !now.empty(); ++k) {
+    std::vector<vertex_t> next;
+    for (vertex_t v = 0; v < n; ++v) {
+      if (level[v] >= 0 || std::isinf(dist[v])) continue;
+      for (const vertex_t u : flat_candidates[v])
+        if (level[u] == k - 1) parent[v] = parent[v] == kNoParent ? u : std::min(parent[v], u);
+      if (parent[v] != kNoParent) next.push_back(v);
+    }
+    for (const vertex_t v : next) level[v] = k;
+    now.swap(next);
+  }
+  return parent;
+}
+
+struct TieGraph {
+  const char* name;
+  std::vector<Edge> edges;
+  std::vector<float> weights;
+  vertex_t n;
+  std::vector<vertex_t> roots;
+};
+
+// Graphs whose offers tie: zero weights (the generator draws one a 2^24 tuples), -0, weights too
+// small to change a distance, zero-weight cycles and all-zero weights.
+std::vector<TieGraph> tie_graphs() {
+  std::vector<TieGraph> graphs;
+  graphs.push_back({"a zero-weight edge at the root", {{0, 1}, {1, 2}}, {0.0f, 1.0f}, 3, {1, 0, 2}});
+  graphs.push_back({"-0 and 1e-50 at the root", {{0, 1}, {1, 2}, {2, 3}}, {-0.0f, 1e-30f, 0.0f}, 4, {1, 2}});
+  graphs.push_back({"a zero-weight cycle", {{0, 1}, {1, 2}, {2, 0}, {2, 3}, {3, 4}, {4, 2}, {4, 5}},
+                    {0.5f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.25f}, 6, {0, 1, 5, 3}});
+  const KroneckerGenerator gen(9, 16, 7);
+  TieGraph zeros{"all-zero weights", all_edges(gen), std::vector<float>(gen.num_edges(), 0.0f), gen.num_vertices(), {}};
+  TieGraph mixed{"a third zero, a third tiny", zeros.edges, {}, gen.num_vertices(), {}};
+  for (std::int64_t i = 0; i < gen.num_edges(); ++i) {
+    const float w = gen.weight(i);
+    mixed.weights.push_back(i % 3 == 0 ? 0.0f : i % 3 == 1 ? w * 1e-9f : w);
+  }
+  for (TieGraph* g : {&zeros, &mixed}) {
+    for (vertex_t r : {g->edges[0].u, g->edges[5].v, g->edges[100].u}) g->roots.push_back(r);
+    graphs.push_back(std::move(*g));
+  }
+  return graphs;
+}
+
+class SsspTies : public ::testing::TestWithParam<Setting> {};
+
+// A tie never replaces the root's label nor closes a cycle: every search gives Dijkstra's
+// distances, a tree that validates, parents that lead to the root, and the same parents for any
+// rank and thread count.
+TEST_P(SsspTies, GiveATreeWithDijkstrasDistances) {
+  const mpi::Comm world = mpi::Comm::world();
+  const int saved = omp_get_max_threads();
+  omp_set_num_threads(GetParam().threads);
+  for (const TieGraph& g : tie_graphs()) {
+    const SliceSource source = weighted_source_of(g.edges, g.weights, world);
+    const Partition1D part(g.n, world.size(), world.rank());
+    for (bool ids32 : {true, false}) {
+      const Setting& s = GetParam();
+      auto engine = make_delta_stepping(world, part, SsspOptions{s.delta, s.fusion, s.heavy, s.whole, s.tail, s.prune}, ids32);
+      engine->build(source);
+      std::vector<vertex_t> parents(part.local_count());
+      std::vector<float> dist(part.local_count());
+      for (const vertex_t root : g.roots) {
+        engine->search(root, parents, dist, nullptr);
+        const std::vector<float> expect = dijkstra(g.edges, g.weights, g.n, root);
+        std::vector<vertex_t> everyone(g.n, std::numeric_limits<vertex_t>::min());
+        for (local_t i = 0; i < part.local_count(); ++i) {
+          ASSERT_EQ(dist[i], expect[part.to_global(i)]) << g.name << ", vertex " << part.to_global(i) << ", root " << root;
+          everyone[part.to_global(i)] = parents[i];
+        }
+        world.allreduce_inplace<vertex_t>(everyone, mpi::Op::max);
+        EXPECT_TRUE(parents_form_a_tree(everyone, root)) << g.name << ", root " << root << ", ids32 " << ids32;
+        EXPECT_EQ(everyone, canonical_parents(g.edges, g.weights, expect, root)) << g.name << ", root " << root;
+        const ValidationResult r = validate_sssp(source, part, world, root, parents, dist);
+        EXPECT_TRUE(r.ok) << g.name << ", root " << root << ": rule " << r.rule << ": " << r.message;
+      }
+    }
+  }
+  omp_set_num_threads(saved);
+}
+
+// Push and pull, with and without fusion, narrow and wide buckets, one and two threads.
+INSTANTIATE_TEST_SUITE_P(Sssp, SsspTies,
+                         ::testing::Values(Setting{0.1f, 1, Fusion::on, HeavyDirection::push},
+                                           Setting{0.1f, 2, Fusion::off, HeavyDirection::push},
+                                           Setting{0.1f, 1, Fusion::off, HeavyDirection::pull},
+                                           Setting{0.01f, 2, Fusion::on, HeavyDirection::pull},
+                                           Setting{0.01f, 1, Fusion::automatic, HeavyDirection::automatic, false},
+                                           Setting{0.25f, 2, Fusion::automatic, HeavyDirection::automatic, true, false,
+                                                   WholeRows::on}));
+
+// A distance past the largest float is refused on every rank, never left for the validator.
+TEST(SsspOverflow, IsAnErrorOnEveryRank) {
+  const mpi::Comm world = mpi::Comm::world();
+  const SliceSource source = weighted_source_of({{0, 1}, {1, 2}, {2, 3}}, {2e38f, 2e38f, 1.0f}, world);
+  const Partition1D part(4, world.size(), world.rank());
+  for (bool ids32 : {true, false}) {
+    auto engine = make_delta_stepping(world, part, SsspOptions{}, ids32);
+    engine->build(source);
+    std::vector<vertex_t> parents(part.local_count());
+    std::vector<float> dist(part.local_count());
+    EXPECT_THROW(engine->search(0, parents, dist, nullptr), UserError);
+    EXPECT_NO_THROW(engine->search(1, parents, dist, nullptr));  // no path from 1 sums past 2e38 + 1
+  }
+}
 
 // Each way of breaking a correct result is caught, with the rule it breaks, on every rank alike.
 TEST(SsspValidator, CatchesBrokenResults) {
