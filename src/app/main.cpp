@@ -31,17 +31,18 @@ std::string joined(int argc, char** argv) {
   return s;
 }
 
-// Collective: every output is checked on rank 0 before any work, without touching it.
-void check_outputs(const std::vector<std::string>& paths, const g500::mpi::Comm& comm) {
+// Collective: every output is checked on rank 0 before any work, without touching it: it can be
+// written, and it is neither an input nor another output.
+void check_outputs(const std::vector<g500::io::NamedPath>& inputs, const std::vector<g500::io::NamedPath>& outputs,
+                   const g500::mpi::Comm& comm) {
   std::string failure;
   if (comm.is_root()) {
-    for (const std::string& path : paths) {
-      if (path.empty() || !failure.empty()) continue;
-      try {
-        g500::io::check_writable(path);
-      } catch (const g500::UserError& e) {
-        failure = e.what();
-      }
+    try {
+      g500::io::check_distinct(inputs, outputs);
+      for (const g500::io::NamedPath& out : outputs)
+        if (!out.path.empty()) g500::io::check_writable(out.path);
+    } catch (const g500::UserError& e) {
+      failure = e.what();
     }
   }
   failure = comm.broadcast_string(failure, 0);
@@ -61,12 +62,14 @@ int run(const g500::Command& cmd, int argc, char** argv, const g500::mpi::Comm& 
 #endif
       return 0;
     case g500::Command::Kind::generate:
-      check_outputs({cmd.generate.output, cmd.generate.weights_output}, world);
+      check_outputs({}, {{"-o", cmd.generate.output}, {"--weights", cmd.generate.weights_output}}, world);
       g500::choose_threads(world, /*quiet=*/false);
       g500::run_generate(cmd.generate, world);
       return 0;
     case g500::Command::Kind::run: {
-      check_outputs({cmd.run.json_path, cmd.run.output_path}, world);
+      check_outputs({{"--input", cmd.run.input_path}, {"--input-weights", cmd.run.input_weights},
+                     {"--roots-file", cmd.run.roots_file}},
+                    {{"--json", cmd.run.json_path}, {"--output", cmd.run.output_path}}, world);
       g500::choose_threads(world, cmd.run.quiet);
       const g500::RunRecord run = g500::run_benchmark(cmd.run, world);
       if (world.is_root()) {

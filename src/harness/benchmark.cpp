@@ -59,9 +59,39 @@ struct SearchCheck {
   std::function<std::vector<std::int64_t>(const std::vector<vertex_t>&, const std::vector<std::string>&)> check;
 };
 
-std::string failed_search(const char* kernel, vertex_t root, const std::string& which, const ValidationResult& r) {
-  return std::string(kernel) + "validation failed for root " + std::to_string(root) + " (" + which + "): rule " +
-         std::to_string(r.rule) + ": " + r.message;
+// `message` with the vertex ids a validator marked (validate/failure.hpp) as the graph names them;
+// ids outside the graph (a parent out of range) as they were. Collective: every rank holds the
+// same message, and a relabelled file's ids are looked up on their owners.
+std::string in_graph_ids(const std::string& message, const EdgeSource& source, vertex_t vertices) {
+  std::vector<std::string> text;  // the pieces between ids: one more than the ids
+  std::vector<vertex_t> ids;
+  std::size_t at = 0;
+  for (std::size_t open; (open = message.find(kIdMark, at)) != std::string::npos;) {
+    const std::size_t close = message.find(kIdMark, open + 1);
+    if (close == std::string::npos) break;
+    text.push_back(message.substr(at, open - at));
+    ids.push_back(std::stoll(message.substr(open + 1, close - open - 1)));
+    at = close + 1;
+  }
+  text.push_back(message.substr(at));
+  std::vector<vertex_t> inside;
+  for (const vertex_t v : ids)
+    if (v >= 0 && v < vertices) inside.push_back(v);
+  source.to_file_ids(inside);
+  std::string out = text[0];
+  for (std::size_t k = 0, next = 0; k < ids.size(); ++k) {
+    out += std::to_string(ids[k] >= 0 && ids[k] < vertices ? inside[next++] : ids[k]);
+    out += text[k + 1];
+  }
+  return out;
+}
+
+// Collective.
+std::string failed_search(const char* kernel, vertex_t root, const std::string& which, const ValidationResult& r,
+                          const EdgeSource& source, vertex_t vertices) {
+  return in_graph_ids(std::string(kernel) + "validation failed for root " + vid(root) + " (" + which + "): rule " +
+                          std::to_string(r.rule) + ": " + r.message,
+                      source, vertices);
 }
 
 // --skip-validation's check for either kernel: the batch's edge counts alone, from `counter`.
@@ -72,13 +102,14 @@ SearchCheck counting_check(ReachedTupleCounter& counter, std::span<const vertex_
           }};
 }
 
-// A batch's edge counts, or UserError naming the first search that failed.
+// A batch's edge counts, or UserError naming the first search that failed. Collective.
 std::vector<std::int64_t> edge_counts_or_throw(const char* kernel, const std::vector<ValidationResult>& results,
                                                const std::vector<vertex_t>& roots,
-                                               const std::vector<std::string>& names) {
+                                               const std::vector<std::string>& names, const EdgeSource& source,
+                                               vertex_t vertices) {
   std::vector<std::int64_t> nedge;
   for (std::size_t j = 0; j < results.size(); ++j) {
-    if (!results[j].ok) throw UserError(failed_search(kernel, roots[j], names[j], results[j]));
+    if (!results[j].ok) throw UserError(failed_search(kernel, roots[j], names[j], results[j], source, vertices));
     nedge.push_back(results[j].nedge);
   }
   return nedge;
@@ -275,7 +306,8 @@ std::vector<RootRecord> run_bfs_kernel(const KernelRun& k, BfsEngine& engine, Ph
   const SearchCheck bfs_check{
       validator.batch(), [&](vertex_t root) { validator.wait(root, parents); },
       [&](const std::vector<vertex_t>& roots, const std::vector<std::string>& names) {
-        return edge_counts_or_throw("", validator.check(roots.back(), parents), roots, names);
+        return edge_counts_or_throw("", validator.check(roots.back(), parents), roots, names, k.source,
+                                    k.part.num_vertices());
       }};
   ReachedTupleCounter counter(k.source, k.part, k.comm, batch);
   const SearchCheck bfs_count = counting_check(counter, parents);
@@ -317,7 +349,8 @@ std::vector<RootRecord> run_sssp_kernel(const KernelRun& k, SsspEngine& sssp, Ph
   const SearchCheck sssp_check{
       validator.batch(), [&](vertex_t root) { validator.wait(root, parents, dist); },
       [&](const std::vector<vertex_t>& roots, const std::vector<std::string>& names) {
-        return edge_counts_or_throw("SSSP ", validator.check(roots.back(), parents, dist), roots, names);
+        return edge_counts_or_throw("SSSP ", validator.check(roots.back(), parents, dist), roots, names, k.source,
+                                    k.part.num_vertices());
       }};
   ReachedTupleCounter counter(k.source, k.part, k.comm, batch);
   const SearchCheck sssp_count = counting_check(counter, parents);

@@ -1,5 +1,7 @@
 #include "harness/roots.hpp"
 
+#include <sys/stat.h>
+
 #include <omp.h>
 
 #include <algorithm>
@@ -127,12 +129,15 @@ std::vector<vertex_t> given_roots(const std::vector<vertex_t>& ids, const EdgeSo
 std::vector<vertex_t> read_roots_file(const std::string& path, const mpi::Comm& comm) {
   std::string text, failure;
   if (comm.is_root()) {
-    std::ifstream in(path);
-    if (!in) {
-      failure = "cannot open roots file '" + path + "'";
+    struct stat st;
+    // A pipe with no writer, or a device such as /dev/random, would never end: regular files only.
+    if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+      failure = "roots file '" + path + "' is not a regular file";
     } else {
+      std::ifstream in(path);
       std::ostringstream all;
-      all << in.rdbuf();
+      if (in) all << in.rdbuf();
+      if (!in) failure = "cannot open roots file '" + path + "'";
       text = all.str();
     }
   }

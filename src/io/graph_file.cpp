@@ -67,7 +67,7 @@ class LineReader {
     buffer_.resize(old + want);
     std::string error;
     const std::int64_t got = file_.read_at(next_, std::as_writable_bytes(std::span(buffer_.data() + old, want)), error);
-    if (got < 0) throw std::runtime_error("cannot read '" + file_.path() + "': " + error);
+    if (got < 0) mpi::abort_job("cannot read '" + file_.path() + "': " + error);
     buffer_.resize(old + got);
     next_ += got;
     if (got < want || next_ >= size_) eof_ = true;
@@ -205,7 +205,7 @@ Scan scan_binary_file(const mpi::Comm& comm, const mpi::File& file, const std::s
     const std::int64_t want = static_cast<std::int64_t>(block.size() * sizeof(Edge));
     if (file.read_at((first + at) * static_cast<std::int64_t>(sizeof(Edge)), std::as_writable_bytes(std::span(block)),
                      error) != want) {
-      throw std::runtime_error("cannot read '" + path + "': " + error);
+      mpi::abort_job("cannot read '" + path + "': " + error);
     }
     const BinaryScan found = scan_binary_tuples(reinterpret_cast<const unsigned char*>(block.data()), want);
     if (found.first_bad >= 0 && bad < 0) bad = first + at + found.first_bad;
@@ -358,7 +358,7 @@ std::unique_ptr<mpi::File> open_weights(const mpi::Comm& comm, const std::string
     std::string error;
     if (weight_file->read_at((share.first + at) * 4, std::as_writable_bytes(std::span(block)), error) !=
         static_cast<std::int64_t>(4 * block.size())) {
-      throw std::runtime_error("cannot read '" + weights + "': " + error);
+      mpi::abort_job("cannot read '" + weights + "': " + error);
     }
     for (std::size_t k = 0; k < block.size() && bad < 0; ++k)
       if (!(block[k] >= 0) || !std::isfinite(block[k])) bad = share.first + at + static_cast<std::int64_t>(k);
@@ -459,7 +459,21 @@ void FileEdgeSource::parse_from(std::int64_t first, std::int64_t count, Visit&& 
     if (index >= first) visit(index - first, parsed);
     ++index;
   }
-  if (index < first + count) throw std::runtime_error("'" + path_ + "' changed while it was being read");
+  if (index < first + count) mpi::abort_job("'" + path_ + "' changed while it was being read: it holds fewer tuples now");
+}
+
+// Ids read again must lie where the opening pass found them: a file changed since could crash the
+// build with any other id.
+void FileEdgeSource::check_ids_again(std::span<const Edge> edges, std::int64_t offset) const {
+  const vertex_t n = vertices_;
+  bool bad = false;
+#pragma omp parallel for schedule(static) reduction(|| : bad)
+  for (std::size_t k = 0; k < edges.size(); ++k)
+    bad = bad || edges[k].u < 0 || edges[k].u >= n || edges[k].v < 0 || edges[k].v >= n;
+  if (bad) {
+    mpi::abort_job("'" + path_ + "' changed while it was being read: tuples from " + std::to_string(first() + offset) +
+                   " on name vertices it did not hold before");
+  }
 }
 
 void FileEdgeSource::read(std::int64_t offset, std::span<Edge> out) const {
@@ -468,12 +482,14 @@ void FileEdgeSource::read(std::int64_t offset, std::span<Edge> out) const {
     const std::int64_t want = static_cast<std::int64_t>(out.size_bytes());
     if ((dense_ ? *dense_ : *file_).read_at((first() + offset) * static_cast<std::int64_t>(sizeof(Edge)), std::as_writable_bytes(out),
                        error) != want) {
-      throw std::runtime_error("cannot read '" + path_ + "': " + (error.empty() ? "it is shorter now" : error));
+      mpi::abort_job("cannot read '" + path_ + "': " + (error.empty() ? "it is shorter now" : error));
     }
+    if (!dense_) check_ids_again(out, offset);
     return;
   }
   parse_from(offset, static_cast<std::int64_t>(out.size()),
              [&](std::int64_t k, const ParsedLine& t) { out[k] = Edge{t.u, t.v}; });
+  check_ids_again(out, offset);
 }
 
 void FileEdgeSource::read_weights(std::int64_t offset, std::span<float> out) const {
@@ -482,9 +498,15 @@ void FileEdgeSource::read_weights(std::int64_t offset, std::span<float> out) con
     std::string error;
     if (weights_->read_at((first() + offset) * 4, std::as_writable_bytes(out), error) !=
         static_cast<std::int64_t>(out.size_bytes())) {
-      throw std::runtime_error("cannot read '" + weights_->path() + "': " + (error.empty() ? "it is shorter now" : error));
+      mpi::abort_job("cannot read '" + weights_->path() + "': " + (error.empty() ? "it is shorter now" : error));
     }
-    for (float& w : out) w += 0.0f;  // -0 becomes +0, as for text weights
+    bool bad = false;
+#pragma omp parallel for schedule(static) reduction(|| : bad)
+    for (std::size_t k = 0; k < out.size(); ++k) {
+      bad = bad || !(out[k] >= 0) || !std::isfinite(out[k]);
+      out[k] += 0.0f;  // -0 becomes +0, as for text weights
+    }
+    if (bad) mpi::abort_job("'" + weights_->path() + "' changed while it was being read: it holds a weight that is not a non-negative number now");
     return;
   }
   parse_from(offset, static_cast<std::int64_t>(out.size()),

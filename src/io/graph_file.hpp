@@ -69,6 +69,8 @@ class FileEdgeSource : public EdgeSource {
   template <class Visit>
   void parse_from(std::int64_t first, std::int64_t count, Visit&& visit) const;
 
+  // Ends the job (mpi::abort_job) when tuples read again name ids outside 0 .. N - 1.
+  void check_ids_again(std::span<const Edge> edges, std::int64_t offset) const;
   // Relabels (collective): numbers the distinct ids and writes the dense tuples to a scratch file.
   void relabel(const mpi::Comm& comm);
 

@@ -102,13 +102,36 @@ struct MatrixMarketBanner {
   std::string error;  // empty when the banner is fine
 };
 
+// "%%MatrixMarket matrix coordinate <field> <symmetry>", case aside: the field real, double, integer
+// or pattern, the symmetry general or symmetric. Anything else g500 would read unfaithfully (a
+// skew-symmetric matrix's negated entries, a hermitian or complex one's values, a word it does not
+// know) is refused.
 inline MatrixMarketBanner parse_banner(std::string_view line) {
   std::string banner(without_bom(line));
   for (char& c : banner) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (banner.rfind("%%matrixmarket", 0) != 0) return {false, "no %%MatrixMarket banner"};
-  if (banner.find("coordinate") == std::string::npos) return {false, "only coordinate matrices are graphs"};
-  if (banner.find("complex") != std::string::npos) return {false, "complex values are no weights"};
-  return {banner.find("pattern") == std::string::npos, ""};
+  std::vector<std::string> words;
+  for (std::size_t at = banner.find_first_not_of(" \t\r"); at != std::string::npos;) {
+    const std::size_t end = banner.find_first_of(" \t\r", at);
+    words.push_back(banner.substr(at, end - at));
+    at = end == std::string::npos ? end : banner.find_first_not_of(" \t\r", end);
+  }
+  if (words.empty() || words[0] != "%%matrixmarket") return {false, "no %%MatrixMarket banner"};
+  if (words.size() < 2 || words[1] != "matrix") return {false, "the banner's object must be 'matrix'"};
+  if (words.size() < 3 || words[2] != "coordinate") return {false, "only coordinate matrices are graphs"};
+  if (words.size() < 4) return {false, "the banner names no field (real, integer or pattern)"};
+  if (words[3] == "complex") return {false, "complex values are no weights"};
+  if (words[3] != "real" && words[3] != "double" && words[3] != "integer" && words[3] != "pattern") {
+    return {false, "the field '" + words[3] + "' is none of real, integer or pattern"};
+  }
+  if (words.size() < 5) return {false, "the banner names no symmetry (general or symmetric)"};
+  if (words[4] == "skew-symmetric" || words[4] == "hermitian") {
+    return {false, "a " + words[4] + " matrix is no undirected graph with non-negative weights"};
+  }
+  if (words[4] != "general" && words[4] != "symmetric") {
+    return {false, "the symmetry '" + words[4] + "' is neither general nor symmetric"};
+  }
+  if (words.size() > 5) return {false, "the banner has a word too many: '" + words[5] + "'"};
+  return {words[3] != "pattern", ""};
 }
 
 // Matrix Market's size line "rows cols entries".

@@ -12,6 +12,7 @@
 #include <filesystem>
 
 #include "core/error.hpp"
+#include "mpi/comm.hpp"
 
 namespace g500::io {
 namespace {
@@ -39,11 +40,18 @@ extern "C" void remove_staging_and_die(int sig) {
   raise(sig);
 }
 
-// Installs the handler once, where no one else has one.
+// The staging files, removed before mpi::abort_job ends the job for one rank's error.
+void remove_staging_now() {
+  for (int i = 0; i < kSlots; ++i)
+    if (g_in_use[i]) unlink(g_staging[i]);
+}
+
+// Installs the handler once, where no one else has one, and the abort hook.
 void install_cleanup() {
   static bool installed = false;
   if (installed) return;
   installed = true;
+  mpi::at_job_abort(remove_staging_now);
   for (const int sig : kCleanupSignals) {
     struct sigaction now;
     if (sigaction(sig, nullptr, &now) != 0 || now.sa_handler != SIG_DFL) continue;
@@ -140,7 +148,51 @@ void remove_stale_staging(const std::string& path, const std::string& host) {
 void remove_on_signal(const std::string& path) { remove_on_signal_impl(path); }
 void forget_on_signal(const std::string& path) { forget_on_signal_impl(path); }
 
-StagedPath stage(const std::string& path, long unique) {
+// Where `path` leads once its own links are followed, even to a file not made yet (a dangling link),
+// with dots and repeated slashes resolved.
+std::filesystem::path followed(const std::filesystem::path& path) {
+  std::filesystem::path at = path;
+  std::error_code ec;
+  for (int hops = 0; hops < 40 && std::filesystem::is_symlink(at, ec); ++hops) {
+    const std::filesystem::path to = std::filesystem::read_symlink(at, ec);
+    if (ec) break;
+    at = to.is_absolute() ? to : at.parent_path() / to;
+  }
+  const std::filesystem::path resolved = std::filesystem::weakly_canonical(at, ec);
+  return ec ? at : resolved;
+}
+
+// Whether a and b are one file: the same device and inode when both exist, else the same path once
+// links are followed.
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat sa, sb;
+  if (stat(a.c_str(), &sa) == 0 && stat(b.c_str(), &sb) == 0) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  return followed(a) == followed(b);
+}
+
+void check_distinct(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs) {
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const NamedPath& out = outputs[i];
+    if (out.path.empty()) continue;
+    for (const NamedPath& in : inputs) {
+      if (!in.path.empty() && same_file(in.path, out.path)) {
+        throw UserError(std::string(out.option) + " '" + out.path + "' is the " + in.option + " file '" + in.path +
+                        "': an output must not overwrite an input");
+      }
+    }
+    for (std::size_t j = 0; j < i; ++j) {
+      if (!outputs[j].path.empty() && same_file(outputs[j].path, out.path)) {
+        throw UserError(std::string(out.option) + " '" + out.path + "' and " + outputs[j].option + " '" +
+                        outputs[j].path + "' are one file: give each output a file of its own");
+      }
+    }
+  }
+}
+
+StagedPath stage(const std::string& given, long unique) {
+  // Through a symbolic link to where it points, so the rename replaces the target, not the link.
+  std::error_code ec;
+  const std::string path = std::filesystem::is_symlink(given, ec) ? followed(given).string() : given;
   if (exists_not_regular(path)) return {path, path, true};
   const std::string host = host_name();
   remove_stale_staging(path, host);

@@ -5,6 +5,7 @@
 // destroys what the path held before. A target that exists and is not a regular file (/dev/null, a
 // pipe) is written in place, since it cannot be renamed over; its writes are checked all the same.
 #include <string>
+#include <vector>
 
 namespace g500::io {
 
@@ -12,8 +13,18 @@ namespace g500::io {
 // existing non-regular file open for writing). Touches nothing at `path`.
 void check_writable(const std::string& path);
 
+// A path a run reads or writes, with the option that named it (for messages).
+struct NamedPath {
+  const char* option;
+  std::string path;
+};
+// Throws UserError when an output is an input or another output: the same file through any link
+// (or the same path, for files not made yet). Touches nothing.
+void check_distinct(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs);
+
 // Where to write for `path` (a temporary name, or `path` itself for a non-regular file), and the
-// step that puts it in place afterwards. The temporary name is PATH.g500-partial-HOST-PID; stage()
+// step that puts it in place afterwards. A symbolic link is written through: the staged file goes
+// beside the link's target and replaces the target, leaving the link as it was. The temporary name is PATH.g500-partial-HOST-PID; stage()
 // first removes such files of this host whose process is gone (a run killed with SIGKILL), saying
 // so on stderr.
 struct StagedPath {

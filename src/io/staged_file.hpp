@@ -13,10 +13,9 @@ namespace g500::io {
 
 // Collective: where every rank writes for `path` (rank 0 picks it).
 inline StagedPath stage_everywhere(const mpi::Comm& comm, const std::string& path) {
-  StagedPath staged = comm.is_root() ? stage(path, static_cast<long>(getpid())) : StagedPath{};
-  staged.final_path = path;
+  StagedPath staged = comm.is_root() ? stage(path, static_cast<long>(getpid())) : StagedPath{path, "", false};
   staged.write_path = comm.broadcast_string(staged.write_path, 0);
-  staged.in_place = staged.write_path == path;
+  staged.in_place = comm.broadcast_string(staged.in_place ? "1" : "", 0) == "1";
   if (!comm.is_root() && !staged.in_place) remove_on_signal(staged.write_path);  // this rank's open may create it
   return staged;
 }

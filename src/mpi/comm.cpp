@@ -4,6 +4,7 @@
 #include <mpi-ext.h>  // MPIX_CUDA_AWARE_SUPPORT (Open MPI)
 #endif
 
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 
@@ -107,6 +108,31 @@ Comm::~Comm() {
 void Comm::abort(int code) const {
   MPI_Abort(comm_, code);
   std::exit(code);
+}
+
+namespace {
+void (*g_abort_hooks[4])() = {};
+}  // namespace
+
+void at_job_abort(void (*hook)()) {
+  for (auto& slot : g_abort_hooks) {
+    if (slot == hook) return;
+    if (!slot) {
+      slot = hook;
+      return;
+    }
+  }
+}
+
+void abort_job(const std::string& message) {
+  for (auto* hook : g_abort_hooks)
+    if (hook) hook();
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::fprintf(stderr, "g500: error: %s (rank %d)\n", message.c_str(), rank);
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::exit(1);
 }
 
 Comm Comm::split(int color, int key) const {

@@ -251,4 +251,12 @@ class Comm {
   std::vector<int> world_ranks_;  // world rank of each rank; empty when this is the world
 };
 
+// Ends the whole job at once for an error only this rank has met (a file that shrank or changed
+// under it, a failed read): runs the hooks of at_job_abort (staging files removed), writes
+// "g500: error: <message> (rank R)" and aborts every rank. Throwing instead would unwind this rank
+// into a collective call (a file's close) that the other ranks, waiting elsewhere, never join.
+[[noreturn]] void abort_job(const std::string& message);
+// Adds a hook abort_job runs first; it must only release resources (at most 4 hooks).
+void at_job_abort(void (*hook)());
+
 }  // namespace g500::mpi

@@ -33,6 +33,9 @@ std::string unreadable(const std::string& path) {
   struct stat st;
   if (stat(path.c_str(), &st) != 0) return said();
   if (S_ISDIR(st.st_mode)) return "it is a directory";
+  // A pipe or a device: opening a pipe with no writer waits forever, and neither can be read at
+  // each rank's own offset.
+  if (!S_ISREG(st.st_mode)) return "it is not a regular file";
   const int fd = open(path.c_str(), O_RDONLY);
   if (fd < 0) return said();
   close(fd);

@@ -57,7 +57,15 @@ inline std::vector<ValidationResult> agreed_results(const mpi::Comm& comm, std::
   return results;
 }
 
-inline std::string vid(vertex_t v) { return std::to_string(v); }
+// A vertex id in a message, between two kIdMark bytes, so that whoever shows the message can write
+// it as the graph names the vertex (a graph file's own id) rather than as the validator knows it.
+inline constexpr char kIdMark = '\x1f';
+inline std::string vid(vertex_t v) {
+  std::string marked(1, kIdMark);
+  marked += std::to_string(v);
+  marked += kIdMark;
+  return marked;
+}
 
 // Rule 4's message for a tuple (u, v) with one end reached (u when in_u).
 inline std::string joins_reached_to_unreached(vertex_t u, vertex_t v, bool in_u) {

@@ -1,9 +1,11 @@
-"""What a sweep of hostile but fair input found (issue 27), end to end: files left behind by
+"""What sweeps of hostile but fair input found, end to end. Issue 27: files left behind by
 interrupted, killed or failed runs; malformed Matrix Market accepted; byte order marks; messages
-that misled. Each test fails without its fix."""
+that misled. Issue 42: zero-weight edges in kernel 3, one rank's I/O error hanging the job, inputs
+that are no regular files, outputs that overwrite inputs. Each test fails without its fix."""
 import os
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
@@ -213,6 +215,225 @@ class MessagesThatMisled(unittest.TestCase):
             missing = os.path.join(tmp, "missing.w")
             cli_test.BadInput.assert_clean_error(self, ["--input", edges, "--input-weights", missing, "-q"],
                                         "cannot read '%s': no such file or directory" % missing, np=2)
+
+
+def write_file(folder, name, data):
+    path = os.path.join(folder, name)
+    with open(path, "wb" if isinstance(data, bytes) else "w") as f:
+        f.write(data)
+    return path
+
+
+class ZeroWeights(unittest.TestCase):
+    """Kernel 3 on weights that add nothing: the root keeps itself, ties close no cycle."""
+
+    def test_the_generators_own_zero_weight_tuple(self):
+        # Tuple (1194206, 151443) of SCALE 21, seed 1, has weight exactly 0.
+        p = program.run(["--scale", "21", "--seed", "1", "--kernels", "sssp", "--root", "1194206", "-q"], np=2)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(program.statistics(p.stdout)["validation"], "passed")
+
+    def test_zero_and_negligible_weights_in_files(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            cases = [("zero.txt", "0 1 0\n1 2 1\n", ["--root", "1"]),
+                     ("minus_zero.txt", "0 1 -0\n1 2 1\n", ["--root", "1"]),
+                     ("tiny.txt", "0 1 1e-50\n1 2 1\n", ["--root", "1"]),
+                     ("all_zero.txt", "0 1 0\n1 2 0\n2 0 0\n2 3 0\n3 4 0\n4 2 0\n", ["--root", "4", "--root", "1"]),
+                     ("cycle.mtx", "%%MatrixMarket matrix coordinate real general\n5 5 4\n1 2 0\n2 3 0\n3 1 0\n3 4 0.5\n",
+                      ["--root", "2", "--root", "4"])]
+            for name, text, roots in cases:
+                path = write_file(tmp, name, text)
+                trees = os.path.join(tmp, name + ".trees")
+                for np in (1, 2, 3):
+                    with self.subTest(file=name, np=np):
+                        p = program.run(["--input", path, "--kernels", "sssp", "-q", "--output", trees] + roots, np=np)
+                        self.assertEqual(p.returncode, 0, p.stderr)
+                        self.assertEqual(program.statistics(p.stdout)["validation"], "passed")
+                        # "sssp ROOT VERTEX PARENT DISTANCE": each root is its own parent.
+                        with open(trees) as f:
+                            rows = [line.split() for line in f if line.startswith("sssp ")]
+                        for root in roots[1::2]:
+                            self.assertIn(["sssp", root, root, root, "0"], rows)
+
+    def test_binary_minus_zero_weights(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            edges = write_file(tmp, "g.bin", struct.pack("<4q", 0, 1, 1, 2))
+            weights = write_file(tmp, "g.w", struct.pack("<2f", -0.0, 1.0))
+            p = program.run(["--input", edges, "--input-weights", weights, "--kernels", "sssp", "--root", "1", "-q"],
+                            np=2)
+            self.assertEqual(p.returncode, 0, p.stderr)
+
+    def test_a_distance_past_the_largest_float_is_refused_in_one_line(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = write_file(tmp, "huge.txt", "0 1 2e38\n1 2 2e38\n")
+            for np in (None, 2):
+                p = program.run(["--input", path, "--kernels", "sssp", "--root", "0", "-q"], np=np)
+                self.assertNotEqual(p.returncode, 0)
+                self.assertIn("a path's weights sum past the largest float", error_line(p))
+                self.assertNotIn("validation", error_line(p))
+
+
+class OneRanksError(unittest.TestCase):
+    """An error only one rank meets ends the whole job in seconds, with its message."""
+
+    def run_and_spoil(self, args, spoil, np=3):
+        """Runs g500, spoils its input as kernel 1 starts (every validation pass reads it again),
+        returns (rc, stderr)."""
+        env = dict(os.environ, OMP_NUM_THREADS="1")
+        proc = subprocess.Popen([program.MPIRUN, "-np", str(np), program.G500] + args, env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        seen = []
+        try:
+            for line in proc.stderr:
+                seen.append(line)
+                if "kernel 1:" in line:
+                    spoil()
+                    break
+            rest = proc.communicate(timeout=60)[1]
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            self.fail("the job hung after its input changed: " + "".join(seen)[-2000:])
+        return proc.returncode, "".join(seen) + rest
+
+    def test_an_input_that_changes_during_the_run_ends_the_job(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            edges, text = os.path.join(tmp, "g.bin"), os.path.join(tmp, "g.txt")
+            self.assertEqual(program.run(["generate", "--scale", "16", "-q", "-o", edges]).returncode, 0)
+            with open(edges, "rb") as f:
+                tuples = f.read()
+            lines = "".join("%d %d\n" % struct.unpack_from("<2q", tuples, k) for k in range(0, len(tuples), 16))
+
+            def cut(path, share):
+                return lambda: os.truncate(path, int(os.path.getsize(path) * share))
+
+            def garbage(path):
+                def spoil():
+                    with open(path, "r+b") as f:
+                        f.seek(len(tuples) // 2)
+                        f.write(os.urandom(len(tuples) - len(tuples) // 2))
+                return spoil
+
+            cases = [("binary cut to 50%", edges, cut(edges, 0.5), "it is shorter now"),
+                     ("binary cut to 99%", edges, cut(edges, 0.99), "it is shorter now"),
+                     ("binary garbage over its end", edges, garbage(edges), "changed while it was being read"),
+                     ("text cut to 50%", text, cut(text, 0.5), "changed while it was being read")]
+            for name, path, spoil, expect in cases:
+                for extra in ([], ["--output", os.path.join(tmp, "trees.txt")]):
+                    with self.subTest(case=name, output=bool(extra)):
+                        write_file(tmp, "g.bin", tuples)
+                        write_file(tmp, "g.txt", lines)
+                        rc, err = self.run_and_spoil(["--input", path, "--roots", "64"] + extra, spoil)
+                        self.assertNotEqual(rc, 0)
+                        ours = [line for line in err.splitlines() if line.startswith("g500: error:")]
+                        self.assertTrue(ours, err[-2000:])
+                        self.assertIn(expect, ours[0])
+                        self.assertEqual([f for f in os.listdir(tmp) if "g500-partial" in f], [])
+
+    def test_inputs_that_are_no_regular_files_are_refused(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            fifo = os.path.join(tmp, "fifo")
+            os.mkfifo(fifo)
+            edges = os.path.join(tmp, "g.bin")
+            self.assertEqual(program.run(["generate", "--scale", "6", "-q", "-o", edges]).returncode, 0)
+            cases = [(["--input", fifo, "--format", "edgelist"], "cannot read '%s': it is not a regular file" % fifo),
+                     (["--input", edges, "--input-weights", fifo, "--kernels", "sssp"],
+                      "cannot read '%s': it is not a regular file" % fifo),
+                     (["--scale", "6", "--roots-file", fifo], "roots file '%s' is not a regular file" % fifo),
+                     (["--scale", "6", "--roots-file", "/dev/random"], "roots file '/dev/random' is not a regular file")]
+            for args, expect in cases:
+                with self.subTest(args=args):
+                    p = program.run(args + ["-q"], np=2, timeout=60)
+                    self.assertNotEqual(p.returncode, 0)
+                    self.assertIn(expect, error_line(p))
+
+
+class OutputsThatOverwriteInputs(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.edges = os.path.join(self.tmp, "g.bin")
+        self.weights = os.path.join(self.tmp, "g.w")
+        p = program.run(["generate", "--scale", "6", "-q", "-o", self.edges, "--weights", self.weights])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.roots = write_file(self.tmp, "roots.txt", "1\n2\n")
+        self.text = write_file(self.tmp, "g.txt", "0 1\n1 2\n")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def contents(self):
+        out = {}
+        for name in sorted(os.listdir(self.tmp)):
+            with open(os.path.join(self.tmp, name), "rb") as f:
+                out[name] = f.read()
+        return out
+
+    def test_an_output_that_is_an_input_is_refused_before_anything_is_written(self):
+        link = os.path.join(self.tmp, "link.txt")
+        os.symlink(self.text, link)
+        cases = [(["--input", self.text, "--output", self.text], "--output '%s' is the --input file" % self.text),
+                 (["--input", self.text, "--json", self.text], "--json '%s' is the --input file" % self.text),
+                 (["--input", self.text, "--json", link], "--json '%s' is the --input file" % link),
+                 (["--input", self.edges, "--input-weights", self.weights, "--kernels", "sssp", "--json", self.weights],
+                  "--json '%s' is the --input-weights file" % self.weights),
+                 (["--input", self.text, "--roots-file", self.roots, "--output", self.roots],
+                  "--output '%s' is the --roots-file file" % self.roots),
+                 (["--scale", "6", "--roots-file", self.roots, "--output", os.path.join(self.tmp, ".", "roots.txt")],
+                  "is the --roots-file file")]
+        for args, expect in cases:
+            with self.subTest(args=args):
+                before = self.contents()
+                p = program.run(args + ["-q"], np=2)
+                self.assertNotEqual(p.returncode, 0)
+                self.assertIn(expect, error_line(p))
+                self.assertEqual(self.contents(), before)
+
+    def test_generate_refuses_one_file_for_edges_and_weights(self):
+        same = write_file(self.tmp, "same.bin", "earlier")
+        for np in (None, 2):
+            p = program.run(["generate", "--scale", "6", "-q", "-o", same, "--weights", same], np=np)
+            self.assertNotEqual(p.returncode, 0)
+            self.assertIn("are one file", error_line(p))
+            with open(same) as f:
+                self.assertEqual(f.read(), "earlier")
+
+    def test_an_output_through_a_link(self):
+        json_path = os.path.join(self.tmp, "r.json")
+        link = os.path.join(self.tmp, "trees.link")
+        os.symlink(json_path, link)
+        p = program.run(["--scale", "6", "--roots", "2", "-q", "--json", json_path, "--output", link], np=2)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("are one file", error_line(p))
+        self.assertTrue(os.path.islink(link))
+        # A link to a file of its own is written through: the link stays, its target gets the trees.
+        target = os.path.join(self.tmp, "trees.txt")
+        os.remove(link)
+        os.symlink(target, link)
+        p = program.run(["--scale", "6", "--roots", "2", "-q", "--output", link], np=2)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(os.path.islink(link))
+        self.assertGreater(os.path.getsize(target), 0)
+
+    def test_matrix_market_banners_g500_cannot_read_faithfully(self):
+        cases = [("%%MatrixMarket matrix coordinate real skew-symmetric", "skew-symmetric matrix is no undirected"),
+                 ("%%MatrixMarket matrix coordinate real general extra", "the banner has a word too many: 'extra'"),
+                 ("%%MatrixMarket matrix coordinate real hermitian", "hermitian matrix is no undirected")]
+        for banner, expect in cases:
+            with self.subTest(banner=banner):
+                path = write_file(self.tmp, "m.mtx", banner + "\n3 3 1\n2 1 0.5\n")
+                p = program.run(["--input", path, "-q"], np=2)
+                self.assertNotEqual(p.returncode, 0)
+                self.assertIn(expect, error_line(p))
+
+    def test_validation_messages_name_the_files_ids(self):
+        path = write_file(self.tmp, "z.mtx", "%%MatrixMarket matrix coordinate real general\n4 4 3\n1 2 0.5\n2 3 0.5\n3 4 1\n")
+        for kernel, expect in (("sssp", "SSSP validation failed for root 2 (search 1 of 1): rule 1: the root 2 has parent"),
+                               ("bfs", "validation failed for root 2 (search 1 of 1): rule 1: the root 2 was not reached")):
+            for np in (None, 2):
+                with self.subTest(kernel=kernel, np=np):
+                    p = program.run(["--input", path, "--kernels", kernel, "--root", "2", "--inject-fault", "-q"], np=np)
+                    self.assertNotEqual(p.returncode, 0)
+                    self.assertIn(expect, error_line(p))
 
 
 if __name__ == "__main__":

@@ -37,6 +37,27 @@ TEST(MatrixMarket, ValuesMustMatchTheBanner) {
             "line 3: the banner gives entries a value, and this one has none");
 }
 
+// The banner is read word by word: a matrix g500 would read unfaithfully, or a word it does not
+// know, is refused (skew-symmetric entries are negated across the diagonal; no weight is negative).
+TEST(MatrixMarket, BannerIsReadWordByWord) {
+  EXPECT_TRUE(parse_banner("%%MatrixMarket matrix coordinate real symmetric").error.empty());
+  EXPECT_TRUE(parse_banner("%%MatrixMarket matrix coordinate integer general\r").error.empty());
+  EXPECT_FALSE(parse_banner("%%MatrixMarket matrix coordinate pattern general").valued);
+  EXPECT_EQ(parse_banner("%%MatrixMarket matrix coordinate real skew-symmetric").error,
+            "a skew-symmetric matrix is no undirected graph with non-negative weights");
+  EXPECT_EQ(parse_banner("%%MatrixMarket matrix coordinate real hermitian").error,
+            "a hermitian matrix is no undirected graph with non-negative weights");
+  EXPECT_EQ(parse_banner("%%MatrixMarket matrix coordinate real general extra").error,
+            "the banner has a word too many: 'extra'");
+  EXPECT_EQ(parse_banner("%%MatrixMarket matrix coordinate real").error,
+            "the banner names no symmetry (general or symmetric)");
+  EXPECT_EQ(parse_banner("%%MatrixMarket matrix coordinate reals general").error,
+            "the field 'reals' is none of real, integer or pattern");
+  EXPECT_EQ(parse_banner("%%MatrixMarket vector coordinate real general").error,
+            "the banner's object must be 'matrix'");
+  EXPECT_EQ(parse_banner("%%MatrixMarketmatrix coordinate real general").error, "no %%MatrixMarket banner");
+}
+
 TEST(MatrixMarket, SizeLineKeepsAllThreeNumbers) {
   const std::optional<MatrixMarketSize> size = parse_size_line("7 9 120");
   ASSERT_TRUE(size);
