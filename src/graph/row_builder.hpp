@@ -115,9 +115,8 @@ struct Rows {
 // Rows of 2^kMaxTagBits at most per block of place_by_block: a block's entries (~32 per row at the
 // Graph500 edge factor) then sit in L2 while they are sorted into their rows.
 inline constexpr int kMaxTagBits = 10;
-// Rows per block when side bytes carry part of the tag (32-bit ids from SCALE 25): 2^12 rows, 512 KB
-// of entries. At SCALE 25, 2^13 made the blocks' sort twice as long, and 2^10 the appends a
-// quarter longer (16K streams a rank, more than L2 holds lines for).
+// Rows per block when side bytes carry part of the tag (32-bit ids from SCALE 25): larger blocks
+// made their sort longer, smaller ones more write streams than L2 holds lines for (docs/tuning.md).
 inline constexpr int kSideTagBits = 12;
 // Below 2^kMinTagBits rows per block, a round brings too few arcs per block for the appends to
 // fill cache lines, and place_by_row does as well.
@@ -388,7 +387,7 @@ Rows<Column> place_by_row(const EdgeSource& source, const mpi::Comm& comm, std::
 // By block when tags fit: in the column word alone or, when the word has no room for kMinTagBits,
 // with a side byte an arc if every node has room for those beside the rows it will hold (the
 // memory estimate counts placement without them); else by row. Side bytes where the word had room
-// made construction at SCALE 22 slower (1.08 times at 2 x 1, 1.22 at 1 x 2).
+// made construction slower (docs/tuning.md).
 template <class Column, class DestOf, class RowBase>
 Rows<Column> place_arcs(const EdgeSource& source, const mpi::Comm& comm, std::int64_t round, local_t n_rows,
                         vertex_t to_bound, DestOf&& dest_of, RowBase&& row_base, const BlockCounts& counted = {}) {

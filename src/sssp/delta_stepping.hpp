@@ -126,8 +126,8 @@ class DeltaStepping : public SsspEngine {
   };
   std::vector<Padded<TakeShare>> shares_;
   // This rank's vertices taken in the current round, and the current bucket's members: a bit a
-  // vertex (at SCALE 22, 2 ranks, 256 KB for both, which stay in cache), set as they are taken and
-  // cleared through the lists that hold them.
+  // vertex (small enough to stay in cache), set as they are taken and cleared through the lists
+  // that hold them.
   Bitmap in_round_, in_bucket_;
   std::int64_t remote_at_exchange_ = 0;  // Counts::remote when the queue was last sent
   exchange::OwnerBuckets<Relaxation> buckets_;
@@ -145,9 +145,8 @@ class DeltaStepping : public SsspEngine {
   bool open_ready_ = false;
 };
 
-// Entries to push per unsettled vertex above which pulling costs less. 1.0 before pruning; with
-// most pushed entries pruned unsent, 3.0 measured 0.973 (2x1) and 0.914 (1x2) of 1.0's time a
-// search at SCALE 22 (docs/sssp.md).
+// Entries to push per unsettled vertex above which pulling costs less: with most pushed entries
+// pruned unsent, a push costs little, so pulling pays only well above one (docs/tuning.md).
 inline constexpr double kPullEdgesPerUnsettled = 3.0;
 
 std::unique_ptr<SsspEngine> make_delta_stepping(const mpi::Comm& comm, const Partition1D& part,

@@ -5,8 +5,7 @@
 namespace g500 {
 
 // The default bucket width. The reference code's 0.1 relaxes light edges round after round in the
-// one dense bucket; 0.01 (with heavy edges pulled) took 0.46 of its time a search at SCALE 20
-// (bench/results/sssp/sweep_s20_2x1.json).
+// one dense bucket; 0.01, with heavy edges pulled, measured faster (docs/tuning.md).
 inline constexpr float kDefaultDelta = 0.01f;
 
 // How a bucket's heavy edges are relaxed: pushed along the settled vertices' rows, pulled by the
@@ -18,9 +17,7 @@ enum class HeavyDirection { automatic, push, pull };
 // Bucket fusion (Zhang et al., CGO 2020): a rank keeps relaxing its own vertices that fall back
 // into the current bucket before the round's exchange, instead of waiting a global round each.
 // Automatic fuses on one rank only: with several, the others wait in the exchange while one fuses,
-// and at SCALE 22, 2 x 1, not fusing took 0.839 and 0.922 of fusing's search time (two sets of pairs;
-// at 1 x 2, 1.102). Fusing only while the bucket held at most 1024 or 4096 of the rank's entries
-// measured as not fusing (docs/sssp.md).
+// which measured slower than not fusing (docs/tuning.md, docs/sssp.md).
 enum class Fusion { automatic, on, off };
 
 // Whole rows: a vertex's heavy edges relaxed with its light ones, each time it is taken in a round,
