@@ -11,14 +11,20 @@ JOBS       ?= $(shell nproc)
 # Every mpirun goes through scripts/mpirun (oversubscription, binding, root: written once there).
 MPIRUN     := $(CURDIR)/scripts/mpirun
 
-.PHONY: deps build build-asan fuzz sim run test clean
+.PHONY: deps configure build g500 build-asan fuzz sim run check test clean
 
 deps:
 	./scripts/install-deps.sh
 
-build: deps
+configure: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+
+build: configure
 	cmake --build $(BUILD) -j $(JOBS)
+
+# The benchmark binary alone: what `make run` needs, without the tests.
+g500: configure
+	cmake --build $(BUILD) -j $(JOBS) --target g500
 
 build-asan: deps
 	cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DG500_SANITIZE=ON >/dev/null
@@ -41,8 +47,13 @@ sim: deps
 	cmake -S sim -B $(BUILD_SMPI) -DCMAKE_CXX_COMPILER=smpicxx >/dev/null
 	cmake --build $(BUILD_SMPI) -j $(JOBS)
 
-run: build
+run: g500
 	OMP_NUM_THREADS=1 $(MPIRUN) -np $(NP) $(BUILD)/g500 --scale $(SCALE) --json $(BUILD)/result.json
+
+# The quick loop while working: one Release build, the unit tests and the MPI tests at -np 1 and 2
+# (a couple of minutes). `make test` is the whole suite CI runs.
+check: build
+	cd $(BUILD) && ctest --output-on-failure -R '^(unit|mpi_np1|mpi_np2|layers)$$'
 
 test: build build-asan fuzz sim
 	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -L unit

@@ -82,7 +82,10 @@ int run(const g500::Command& cmd, int argc, char** argv, const g500::mpi::Comm& 
         std::string failure;
         if (world.is_root()) {
           try {
-            g500::io::write_text_file(cmd.run.json_path, g500::to_json(run, joined(argc, argv)).dump(1) + "\n");
+            nlohmann::json record = g500::to_json(run, joined(argc, argv));
+            record["version"] = g500::version();
+            record["commit"] = g500::source_commit();
+            g500::io::write_text_file(cmd.run.json_path, record.dump(1) + "\n");
           } catch (const g500::UserError& e) {
             failure = e.what();
           }

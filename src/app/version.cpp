@@ -6,13 +6,21 @@
 #ifndef G500_VERSION
 #define G500_VERSION "unknown"
 #endif
+#ifndef G500_COMMIT
+#define G500_COMMIT "unknown"
+#endif
 
 namespace g500 {
+
+std::string version() { return G500_VERSION; }
+std::string source_commit() { return G500_COMMIT; }
 
 std::string version_text(bool cuda_build) {
   std::string engines;
   for (const EngineSpec& e : engine_table()) engines += (engines.empty() ? "" : ", ") + e.name;
-  std::string text = std::string("g500 ") + G500_VERSION + "\n";
+  std::string text = "g500 ";
+  text += version() + "\n";
+  text += "commit: " + source_commit() + "\n";
   text += "engines: " + engines + "\n";
   const bool has_sort_unique = engines.find("sort-unique") != std::string::npos;
   text += std::string("CUDA: ") +

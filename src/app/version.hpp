@@ -5,6 +5,10 @@
 
 namespace g500 {
 
+// The release (CMake's project version) and the source's commit when it was configured.
+std::string version();
+std::string source_commit();
+
 // cuda_build: whether this executable's sort-unique runs on CUDA GPUs (g500-cuda) or on the CPU.
 std::string version_text(bool cuda_build);
 

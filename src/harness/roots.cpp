@@ -132,7 +132,8 @@ std::vector<vertex_t> read_roots_file(const std::string& path, const mpi::Comm& 
     struct stat st;
     // A pipe with no writer, or a device such as /dev/random, would never end: regular files only.
     if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-      failure = "roots file '" + path + "' is not a regular file";
+      failure = "roots file '" + path;
+      failure += "' is not a regular file";  // appended: GCC 12 warns (wrongly) on the one expression
     } else {
       std::ifstream in(path);
       std::ostringstream all;

@@ -219,7 +219,7 @@ std::vector<vertex_t> canonical_parents(const std::vector<Edge>& edges, const st
   std::vector<std::vector<vertex_t>> flat_candidates(n);
   std::vector<vertex_t> parent(n, kNoParent);
   for (std::size_t i = 0; i < edges.size(); ++i) {
-    for (const auto [u, v] : {std::pair{edges[i].u, edges[i].v}, std::pair{edges[i].v, edges[i].u}}) {
+    for (const auto& [u, v] : {std::pair{edges[i].u, edges[i].v}, std::pair{edges[i].v, edges[i].u}}) {
       if (u == v || v == root || std::isinf(dist[u]) || dist[u] + weights[i] != dist[v]) continue;
       if (dist[u] < dist[v]) parent[v] = parent[v] == kNoParent ? u : std::min(parent[v], u);
       else flat_candidates[v].push_back(u);
