@@ -20,6 +20,8 @@ inline constexpr std::int64_t kRootScanRound = std::int64_t{1} << 16;
 // Top-down BFS steps: frontier edges per exchange (pieces end at a vertex, so a hub's whole row
 // may exceed it).
 inline constexpr std::int64_t kTopDownRound = std::int64_t{1} << 19;
+// Kernel 3: a rank's relaxation requests per exchange (pieces end at a vertex, as above).
+inline constexpr std::int64_t kRelaxRound = std::int64_t{1} << 19;
 // Validation: tuples per round (each asks two owners, so half the build round).
 inline constexpr std::int64_t kValidationRound = std::int64_t{1} << 18;
 

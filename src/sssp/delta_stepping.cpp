@@ -32,7 +32,7 @@ template <class Column>
 DeltaStepping<Column>::DeltaStepping(const mpi::Comm& comm, const Partition1D& part, SsspOptions options)
     : comm_(comm), part_(part), options_(options), per_delta_(1.0 / static_cast<double>(options.delta)),
       csr_{part, {}, {}, {}}, bins_(omp_get_max_threads()), shares_(omp_get_max_threads()),
-      buckets_(comm.size(), omp_get_max_threads(), "sssp.relaxations") {}
+      requests_(comm.size(), omp_get_max_threads(), "sssp.relaxations") {}
 
 template <class Column>
 void DeltaStepping<Column>::build(const EdgeSource& source) {
@@ -94,7 +94,7 @@ void DeltaStepping<Column>::relax(std::span<const local_t> from, First&& first, 
             bins_.push(t, bucket_of(d), lv);
           }
         } else {
-          buckets_.push(t, owner, Relaxation{csr_.columns[k], parent, with_flat_bit(d, is_flat(du, d))});
+          requests_.push(t, owner, Relaxation{csr_.columns[k], parent, with_flat_bit(d, is_flat(du, d))});
           ++remote;
         }
       }
@@ -108,7 +108,7 @@ void DeltaStepping<Column>::relax(std::span<const local_t> from, First&& first, 
 
 template <class Column>
 void DeltaStepping<Column>::exchange(Counts& counts) {
-  buckets_.exchange(comm_, arrived_);
+  requests_.exchange(comm_, arrived_);
   std::int64_t useful = 0;
 #pragma omp parallel reduction(+ : useful)
   {
@@ -133,13 +133,13 @@ template <class First, class Last>
 std::int64_t DeltaStepping<Column>::pieces(std::span<const local_t> from, First&& first, Last&& last,
                                            std::int64_t entries, std::vector<std::size_t>& ends) {
   ends.clear();
-  if (entries < exchange::kTopDownRound) {
+  if (entries < exchange::kRelaxRound) {
     if (!from.empty()) ends.push_back(from.size());
   } else {
     edge_count_t in_piece = 0;
     for (std::size_t i = 0; i < from.size(); ++i) {
       in_piece += last(from[i]) - first(from[i]);
-      if (in_piece >= exchange::kTopDownRound) {
+      if (in_piece >= exchange::kRelaxRound) {
         ends.push_back(i + 1);
         in_piece = 0;
       }
@@ -190,25 +190,50 @@ bool DeltaStepping<Column>::pull_heavy(std::int64_t heavy) {
 }
 
 template <class Column>
+void DeltaStepping<Column>::list_open_vertices(int threads) {
+#pragma omp parallel num_threads(threads)
+  {
+    std::vector<local_t>& mine = still_open_[omp_get_thread_num()].value;
+    mine.clear();
+#pragma omp for schedule(static)
+    for (local_t v = 0; v < part_.local_count(); ++v)
+      if (csr_.offsets[v] + light_[v] < csr_.offsets[v + 1]) mine.push_back(v);
+  }
+  open_.clear();
+  for (const auto& mine : still_open_) open_.insert(open_.end(), mine.value.begin(), mine.value.end());
+  open_ready_ = true;
+}
+
+template <class Column>
+typename DeltaStepping<Column>::PullOffer DeltaStepping<Column>::best_pull_offer(edge_count_t begin, edge_count_t end,
+                                                                                 float lowest, float dv,
+                                                                                 std::int64_t& examined) const {
+  PullOffer best;
+  // Rows ascend by weight: past lowest + w >= what v has, no member can offer less.
+  for (edge_count_t k = begin; k < end; ++k) {
+    const float w = csr_.weights[k];
+    if (lowest + w > std::min(best.dist, dv)) break;
+    ++examined;
+    const vertex_t u = static_cast<vertex_t>(csr_.columns[k]);
+    if (!bucket_copy_.contains(u)) continue;
+    const float du = bucket_copy_.dist(u), d = du + w;
+    const bool flat = is_flat(du, d);
+    // Least (distance, flat, parent), the order of Labels::offer.
+    if (d < best.dist || (d == best.dist && (flat < best.flat || (flat == best.flat && u < best.parent)))) {
+      best = {d, u, flat};
+    }
+  }
+  return best;
+}
+
+template <class Column>
 void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh, Counts& counts) {
-  settled_.gather(comm_, part_, fresh, [&](local_t v) { return labels_.dist(v); });
-  const float lowest = settled_.lowest();
+  bucket_copy_.gather(comm_, part_, fresh, [&](local_t v) { return labels_.dist(v); });
+  const float lowest = bucket_copy_.lowest();
   // Each thread keeps its contiguous share's vertices still open after a pull, in order.
   const int threads = omp_get_max_threads();
   still_open_.resize(threads);  // kept from pull to pull: fresh pages cost more than the scan
-  if (!open_ready_) {  // first pull of the search: every vertex with a heavy edge may still gain
-#pragma omp parallel num_threads(threads)
-    {
-      std::vector<local_t>& mine = still_open_[omp_get_thread_num()].value;
-      mine.clear();
-#pragma omp for schedule(static)
-      for (local_t v = 0; v < part_.local_count(); ++v)
-        if (csr_.offsets[v] + light_[v] < csr_.offsets[v + 1]) mine.push_back(v);
-    }
-    open_.clear();
-    for (const auto& mine : still_open_) open_.insert(open_.end(), mine.value.begin(), mine.value.end());
-    open_ready_ = true;
-  }
+  if (!open_ready_) list_open_vertices(threads);
   std::int64_t examined = 0, useful = 0;
 #pragma omp parallel num_threads(threads) reduction(+ : examined, useful)
   {
@@ -238,30 +263,12 @@ void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh,
         kept += open;
         continue;
       }
-      float best = std::numeric_limits<float>::infinity();
-      vertex_t best_u = -1;
-      bool best_flat = false;
-      // Rows ascend by weight: past lowest + w >= what v has, no member can offer less.
-      for (edge_count_t k = begin; k < end; ++k) {
-        const float w = csr_.weights[k];
-        if (lowest + w > std::min(best, dv)) break;
-        ++examined;
-        const vertex_t u = static_cast<vertex_t>(csr_.columns[k]);
-        if (!settled_.contains(u)) continue;
-        const float du = settled_.dist(u), d = du + w;
-        const bool flat = is_flat(du, d);
-        // Least (distance, flat, parent), the order of Labels::offer.
-        if (d < best || (d == best && (flat < best_flat || (flat == best_flat && u < best_u)))) {
-          best = d;
-          best_u = u;
-          best_flat = flat;
-        }
-      }
-      if (best_u >= 0 && labels_.offer(v, best, static_cast<Column>(best_u), best_flat)) {
+      const PullOffer best = best_pull_offer(begin, end, lowest, dv, examined);
+      if (best.parent >= 0 && labels_.offer(v, best.dist, static_cast<Column>(best.parent), best.flat)) {
         ++useful;
-        bins_.push(t, bucket_of(best), v);
+        bins_.push(t, bucket_of(best.dist), v);
       }
-      kept += bucket_of(std::min(best, dv)) > b;
+      kept += bucket_of(std::min(best.dist, dv)) > b;
     }
     keep.resize(kept);
   }
@@ -275,144 +282,190 @@ template <class Column>
 void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, std::span<float> dist,
                                    SsspProfile* profile) {
   const std::size_t first_record = profile ? profile->size() : 0;
+  start_search(root, parents, dist);
+  for (std::int64_t b = 0;;) {
+    const Timer timer;
+    BucketRecord rec;
+    rec.bucket = b;
+    const BucketPlan plan = plan_bucket(b);
+    rec.whole_rows = plan.whole_rows;
+    Counts light, heavy;
+    std::int64_t next = b;
+    start_bucket();
+    // A heavy edge may round down into b itself (du + w just under (b + 1) delta), so the bucket
+    // is done only when no rank holds a vertex in it after its heavy edges.
+    for (std::size_t heavy_done = 0; next == b; heavy_done = members_.size()) {
+      relax_light(b, plan, rec, light);
+      // The members' distances are final: their heavy edges once (unless relaxed with the rows).
+      const std::span<const local_t> fresh(members_.data() + heavy_done, members_.size() - heavy_done);
+      settled_here_ += static_cast<std::int64_t>(fresh.size());
+      if (!plan.whole_rows) rec.pulled = relax_heavy(b, fresh, heavy) || rec.pulled;
+      const std::int64_t mine = bins_.holds(b) ? b : bins_.next_after(b, [&](local_t v) { return bucket_of_vertex(v); });
+      next = comm_.allreduce(mine, mpi::Op::min);
+    }
+    record_bucket(rec, light, heavy, timer.seconds(), profile);
+    if (next == Bins::kNone) break;
+    b = next_bucket(next);
+  }
+  finish_search(parents, dist);
+  if (profile) sum_over_ranks(std::span(*profile).subspan(first_record));
+}
+
+template <class Column>
+void DeltaStepping<Column>::start_search(vertex_t root, std::span<vertex_t> parents, std::span<float> dist) {
   labels_.reset(parents, dist);
   bins_.clear(0);
   settled_here_ = 0;
   tail_from_ = kLastBucket;
   open_ready_ = false;
+  pulled_before_ = past_peak_ = false;
   if (options_.prune) finished_.reset(part_);
   if (part_.owns(root)) {
     const local_t r = part_.to_local(root);
     labels_.offer(r, 0, static_cast<Column>(root), false);
     bins_.push(0, 0, r);
   }
-  const auto bucket_of_vertex = [&](local_t v) { return bucket_of(labels_.dist(v)); };
-  const bool fuse = options_.fusion == Fusion::on || (options_.fusion == Fusion::automatic && comm_.size() == 1);
-  // The bucket's rounds relax whole rows (SsspOptions::whole_rows), as the last bucket (bucket_of)
-  // always does, where every edge is light.
-  bool whole = false;
-  bool pulled_before = false, past_peak = false;  // WholeRows::automatic's measure
-  const auto row_begin = [&](local_t u) { return csr_.offsets[u]; };
-  const auto light_end = [&](local_t u) { return whole ? csr_.offsets[u + 1] : csr_.offsets[u] + light_[u]; };
-  const auto row_end = [&](local_t u) { return csr_.offsets[u + 1]; };
-  // Bucket b's waiting vertices into frontier_, each once; first sight of a vertex in b makes it a
-  // member. The threads share the lists; a vertex listed twice goes to the thread that sets its bit first.
-  const auto take = [&](std::int64_t b) {
-    // The last round's vertices leave it.
-    std::size_t last_round = 0;
-    for (const auto& share : shares_) last_round += share.value.frontier.size();
-    unmark(in_round_, last_round, [&](auto&& reset) {
-      for (const auto& share : shares_)
-        for (const local_t v : share.value.frontier) reset(v);
-    });
-    for (auto& share : shares_) share.value.frontier.clear(), share.value.members.clear(), share.value.entries = 0;
+}
+
+template <class Column>
+typename DeltaStepping<Column>::BucketPlan DeltaStepping<Column>::plan_bucket(std::int64_t b) const {
+  BucketPlan plan;
+  plan.fuse = options_.fusion == Fusion::on || (options_.fusion == Fusion::automatic && comm_.size() == 1);
+  // The last bucket (bucket_of) always relaxes whole rows: every edge there is light.
+  plan.whole_rows = b == kLastBucket || options_.whole_rows == WholeRows::on ||
+                    (options_.whole_rows == WholeRows::automatic && past_peak_);
+  return plan;
+}
+
+template <class Column>
+void DeltaStepping<Column>::start_bucket() {
+  unmark(in_bucket_, members_.size(), [&](auto&& reset) {
+    for (const local_t v : members_) reset(v);
+  });
+  members_.clear();
+}
+
+template <class Column>
+void DeltaStepping<Column>::take_round(std::int64_t b, bool whole_rows) {
+  // The last round's vertices leave it.
+  std::size_t last_round = 0;
+  for (const auto& share : shares_) last_round += share.value.frontier.size();
+  unmark(in_round_, last_round, [&](auto&& reset) {
+    for (const auto& share : shares_)
+      for (const local_t v : share.value.frontier) reset(v);
+  });
+  for (auto& share : shares_) share.value.frontier.clear(), share.value.members.clear(), share.value.entries = 0;
 #pragma omp parallel num_threads(static_cast<int>(shares_.size()))
-    {
-      const bool alone = omp_get_num_threads() == 1;
-      TakeShare& mine = shares_[omp_get_thread_num()].value;
-      const auto keep = [&](local_t v) {
-        if (in_round_.test(v) || bucket_of_vertex(v) != b) return false;
-        if (alone) in_round_.set(v);  // no lock prefix for one thread
-        else if (!in_round_.set_atomic(v)) return false;
-        if (!in_bucket_.test(v)) {  // only the thread that took v in the round reaches here
-          if (alone) in_bucket_.set(v);
-          else in_bucket_.set_atomic(v);  // other bits of the word may be set meanwhile
-          mine.members.push_back(v);
-        }
-        mine.entries += light_end(v) - row_begin(v);
-        return true;
-      };
-      const auto ahead = [&](local_t v) {
-        __builtin_prefetch(labels_.address(v));
-        __builtin_prefetch(&csr_.offsets[v]);
-        __builtin_prefetch(&light_[v]);
-      };
-      bins_.take_share(b, keep, ahead, mine.frontier);
-    }
-    bins_.drop(b);
-    frontier_.clear();
-    frontier_entries_ = 0;
-    for (const auto& share : shares_) {
-      frontier_entries_ += share.value.entries;
-      frontier_.insert(frontier_.end(), share.value.frontier.begin(), share.value.frontier.end());
-      members_.insert(members_.end(), share.value.members.begin(), share.value.members.end());
-    }
-  };
-  for (std::int64_t b = 0;;) {
-    const Timer timer;
-    BucketRecord rec;
-    rec.bucket = b;
-    whole = b == kLastBucket || options_.whole_rows == WholeRows::on ||
-            (options_.whole_rows == WholeRows::automatic && past_peak);
-    rec.whole_rows = whole;
-    Counts light, heavy;
-    unmark(in_bucket_, members_.size(), [&](auto&& reset) {
-      for (const local_t v : members_) reset(v);
-    });
-    members_.clear();
-    std::size_t heavy_done = 0;
-    std::int64_t next = b;
-    // A heavy edge may round down into b itself (du + w just under (b + 1) delta), so the bucket
-    // is done only when no rank holds a vertex in it after its heavy edges.
-    while (next == b) {
-      // Light edges, a global round each, until no distance in the bucket changes anywhere.
-      for (take(b);; take(b)) {
-        round_vertices_.swap(frontier_);  // the fused passes below refill frontier_
-        const std::int64_t pieces_sent = relax_in_pieces(round_vertices_, row_begin, light_end, frontier_entries_, light, [&] {
-          // Fusion: this rank's own vertices that fell back into b, relaxed before the exchange
-          // while the queued requests stay within a round's size.
-          while (fuse && light.remote - remote_at_exchange_ < exchange::kTopDownRound && bins_.holds(b)) {
-            take(b);
-            if (frontier_.empty()) break;
-            relax(frontier_, row_begin, light_end, light);
-            ++rec.fused_rounds;
-          }
-        });
-        if (pieces_sent == 0) break;  // no rank had a vertex in b
-        ++rec.light_rounds;
+  {
+    const bool alone = omp_get_num_threads() == 1;
+    TakeShare& mine = shares_[omp_get_thread_num()].value;
+    const auto keep = [&](local_t v) {
+      if (in_round_.test(v) || bucket_of_vertex(v) != b) return false;
+      if (alone) in_round_.set(v);  // no lock prefix for one thread
+      else if (!in_round_.set_atomic(v)) return false;
+      if (!in_bucket_.test(v)) {  // only the thread that took v in the round reaches here
+        if (alone) in_bucket_.set(v);
+        else in_bucket_.set_atomic(v);  // other bits of the word may be set meanwhile
+        mine.members.push_back(v);
       }
-      // The members' distances are final: their heavy edges once (unless relaxed with the rows).
-      const std::span<const local_t> fresh(members_.data() + heavy_done, members_.size() - heavy_done);
-      settled_here_ += static_cast<std::int64_t>(fresh.size());
-      if (!whole) {
-        const std::int64_t heavy_here = heavy_entries(fresh);
-        if (pull_heavy(heavy_here)) {
-          pull(b, fresh, heavy);
-          rec.pulled = true;
-        } else {
-          relax_in_pieces(fresh, light_end, row_end, heavy_here, heavy, nullptr);
-        }
-      }
-      heavy_done = members_.size();
-      const std::int64_t mine = bins_.holds(b) ? b : bins_.next_after(b, bucket_of_vertex);
-      next = comm_.allreduce(mine, mpi::Op::min);
-    }
-    // This rank's counts; summed over ranks once the search is done.
-    rec.settled = static_cast<std::int64_t>(members_.size());
-    rec.light_relaxations = light.relaxations;
-    rec.heavy_relaxations = heavy.relaxations;
-    rec.useful_relaxations = light.useful + heavy.useful;
-    rec.pruned_relaxations = light.pruned + heavy.pruned;
-    rec.bytes_sent = (light.remote + heavy.remote) * static_cast<std::int64_t>(sizeof(Relaxation));
-    rec.seconds = timer.seconds();
-    if (profile) profile->push_back(rec);
-    past_peak = past_peak || (pulled_before && !rec.pulled);  // every rank decided alike
-    pulled_before = pulled_before || rec.pulled;
-    if (next == Bins::kNone) break;
-    // Bucket b is finished: its members' distances are final on every rank.
-    if (options_.prune) finished_.add(comm_, part_, members_);
-    if (options_.tail && next != kLastBucket) {
-      std::int64_t open_settled[2] = {bins_.size(), settled_here_};
-      comm_.allreduce_inplace<std::int64_t>(open_settled, mpi::Op::sum);
-      if (static_cast<double>(open_settled[0]) < kTailShare * static_cast<double>(open_settled[1])) {
-        tail_from_ = next;
-        bins_.collapse_to(kLastBucket);
-        next = kLastBucket;
-      }
-    }
-    if (next - bins_.base() >= Bins::kWindow) bins_.advance_to(next, bucket_of_vertex);
-    b = next;
+      mine.entries += whole_rows ? csr_.degree(v) : light_[v];
+      return true;
+    };
+    const auto ahead = [&](local_t v) {
+      __builtin_prefetch(labels_.address(v));
+      __builtin_prefetch(&csr_.offsets[v]);
+      __builtin_prefetch(&light_[v]);
+    };
+    bins_.take_share(b, keep, ahead, mine.frontier);
   }
+  bins_.drop(b);
+  frontier_.clear();
+  frontier_entries_ = 0;
+  for (const auto& share : shares_) {
+    frontier_entries_ += share.value.entries;
+    frontier_.insert(frontier_.end(), share.value.frontier.begin(), share.value.frontier.end());
+    members_.insert(members_.end(), share.value.members.begin(), share.value.members.end());
+  }
+}
+
+template <class Column>
+void DeltaStepping<Column>::relax_light(std::int64_t b, const BucketPlan& plan, BucketRecord& rec, Counts& light) {
+  const edge_count_t* offsets = csr_.offsets.data();
+  const std::uint32_t* light_count = light_.data();
+  const auto row_begin = [offsets](local_t u) { return offsets[u]; };
+  const auto round_end = [offsets, light_count, whole = plan.whole_rows](local_t u) {
+    return whole ? offsets[u + 1] : offsets[u] + light_count[u];
+  };
+  // A global round each, until no distance in the bucket changes anywhere.
+  for (take_round(b, plan.whole_rows);; take_round(b, plan.whole_rows)) {
+    round_vertices_.swap(frontier_);  // the fused passes below refill frontier_
+    const std::int64_t pieces_sent = relax_in_pieces(round_vertices_, row_begin, round_end, frontier_entries_, light, [&] {
+      // Fusion: this rank's own vertices that fell back into b, relaxed before the exchange
+      // while the queued requests stay within a piece's size.
+      while (plan.fuse && light.remote - remote_at_exchange_ < exchange::kRelaxRound && bins_.holds(b)) {
+        take_round(b, plan.whole_rows);
+        if (frontier_.empty()) break;
+        relax(frontier_, row_begin, round_end, light);
+        ++rec.fused_rounds;
+      }
+    });
+    if (pieces_sent == 0) break;  // no rank had a vertex in b
+    ++rec.light_rounds;
+  }
+}
+
+template <class Column>
+bool DeltaStepping<Column>::relax_heavy(std::int64_t b, std::span<const local_t> fresh, Counts& heavy) {
+  const std::int64_t heavy_here = heavy_entries(fresh);
+  if (pull_heavy(heavy_here)) {
+    pull(b, fresh, heavy);
+    return true;
+  }
+  const edge_count_t* offsets = csr_.offsets.data();
+  const std::uint32_t* light_count = light_.data();
+  relax_in_pieces(
+      fresh, [offsets, light_count](local_t u) { return offsets[u] + light_count[u]; },
+      [offsets](local_t u) { return offsets[u + 1]; }, heavy_here, heavy, nullptr);
+  return false;
+}
+
+template <class Column>
+void DeltaStepping<Column>::record_bucket(BucketRecord& rec, const Counts& light, const Counts& heavy, double seconds,
+                                          SsspProfile* profile) {
+  // This rank's counts; summed over ranks once the search is done.
+  rec.settled = static_cast<std::int64_t>(members_.size());
+  rec.light_relaxations = light.relaxations;
+  rec.heavy_relaxations = heavy.relaxations;
+  rec.useful_relaxations = light.useful + heavy.useful;
+  rec.pruned_relaxations = light.pruned + heavy.pruned;
+  rec.bytes_sent = (light.remote + heavy.remote) * static_cast<std::int64_t>(sizeof(Relaxation));
+  rec.seconds = seconds;
+  if (profile) profile->push_back(rec);
+  // WholeRows::automatic's measure: past the peak once a pushed bucket follows a pulled one (every
+  // rank decided alike).
+  past_peak_ = past_peak_ || (pulled_before_ && !rec.pulled);
+  pulled_before_ = pulled_before_ || rec.pulled;
+}
+
+template <class Column>
+std::int64_t DeltaStepping<Column>::next_bucket(std::int64_t next) {
+  // The bucket just done is finished: its members' distances are final on every rank.
+  if (options_.prune) finished_.add(comm_, part_, members_);
+  if (options_.tail && next != kLastBucket) {
+    std::int64_t open_settled[2] = {bins_.size(), settled_here_};
+    comm_.allreduce_inplace<std::int64_t>(open_settled, mpi::Op::sum);
+    if (static_cast<double>(open_settled[0]) < kTailShare * static_cast<double>(open_settled[1])) {
+      tail_from_ = next;
+      bins_.collapse_to(kLastBucket);
+      next = kLastBucket;
+    }
+  }
+  if (next - bins_.base() >= Bins::kWindow) bins_.advance_to(next, [&](local_t v) { return bucket_of_vertex(v); });
+  return next;
+}
+
+template <class Column>
+void DeltaStepping<Column>::finish_search(std::span<vertex_t> parents, std::span<float> dist) {
   labels_.finish(parents, dist);
   // Overflows and flat labels, summed in one call: most searches have neither.
   std::int64_t found[2] = {labels_.overflowed() ? 1 : 0, static_cast<std::int64_t>(labels_.flat().size())};
@@ -423,7 +476,6 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
                     "scale the weights down");
   }
   if (found[1]) order_flat_parents(comm_, part_, csr_, labels_.flat(), parents, dist);
-  if (profile) sum_over_ranks(std::span(*profile).subspan(first_record));
 }
 
 template <class Column>
@@ -467,7 +519,7 @@ std::int64_t delta_stepping_memory_bytes(double vertices, double tuples, int ran
   // pruning: the finished buckets' bitmap over all N, and a bucket's ids (fewer bytes than it)
   bytes += 2 * vertices / 8 + 4 * n_local;
   // relaxation requests (buckets, sent, received): one piece, plus room for a hub's row that ends it
-  bytes += 3 * (2 * id_bytes + 4) * std::min(2 * m_local, 2.0 * exchange::kTopDownRound);
+  bytes += 3 * (2 * id_bytes + 4) * std::min(2 * m_local, 2.0 * exchange::kRelaxRound);
   return estimate_to_bytes(bytes);
 }
 

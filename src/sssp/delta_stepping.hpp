@@ -8,6 +8,7 @@
 // costs its own vertices, not a scan of all; empty buckets are skipped. OpenMP inside each rank.
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <span>
 #include <vector>
@@ -19,8 +20,8 @@
 #include "graph/weighted_csr.hpp"
 #include "sssp/bins.hpp"
 #include "sssp/labels.hpp"
-#include "sssp/settled_bits.hpp"
-#include "sssp/settled_set.hpp"
+#include "sssp/bucket_copy.hpp"
+#include "sssp/finished_bits.hpp"
 #include "sssp/sssp_options.hpp"
 
 namespace g500 {
@@ -82,7 +83,36 @@ class DeltaStepping : public SsspEngine {
     const double b = static_cast<double>(d) * per_delta_;
     return b < static_cast<double>(tail_from_) ? static_cast<std::int64_t>(b) : kLastBucket;
   }
+  std::int64_t bucket_of_vertex(local_t v) const { return bucket_of(labels_.dist(v)); }
   std::int64_t tail_from_ = kLastBucket;  // buckets from here on are the last one (SsspOptions::tail)
+
+  // What a bucket does, decided in one place: plan_bucket.
+  struct BucketPlan {
+    bool fuse = false;        // SsspOptions::fusion: own vertices relaxed again before each exchange
+    bool whole_rows = false;  // SsspOptions::whole_rows: rounds relax whole rows, no heavy step
+  };
+  // The steps of search(), in the order it runs them.
+  void start_search(vertex_t root, std::span<vertex_t> parents, std::span<float> dist);
+  BucketPlan plan_bucket(std::int64_t b) const;
+  // Forgets the last bucket's members.
+  void start_bucket();
+  // Bucket b's waiting vertices into frontier_, each once (the threads share the lists; a vertex
+  // listed twice goes to the thread that marks it first); its first sight in b makes it a member.
+  void take_round(std::int64_t b, bool whole_rows);
+  // Light edges (or whole rows), a global round each, until no distance in b changes. Collective.
+  void relax_light(std::int64_t b, const BucketPlan& plan, BucketRecord& rec, Counts& light);
+  // The heavy edges of b's newly settled vertices `fresh`, pushed or pulled (returns whether
+  // pulled). Collective.
+  bool relax_heavy(std::int64_t b, std::span<const local_t> fresh, Counts& heavy);
+  // The bucket's record (this rank's counts) and WholeRows::automatic's measure.
+  void record_bucket(BucketRecord& rec, const Counts& light, const Counts& heavy, double seconds,
+                     SsspProfile* profile);
+  // After a finished bucket: pruning's bits, the Bellman-Ford tail, the bins' window; returns the
+  // bucket to run next (`next`, or the last one). Collective.
+  std::int64_t next_bucket(std::int64_t next);
+  // Labels into the caller's arrays; overflow refused, flat parents ordered. Collective.
+  void finish_search(std::span<vertex_t> parents, std::span<float> dist);
+
   // Relaxes entries [first(u), last(u)) of each u in `from` (those of local targets at once, the
   // others queued for their owners); what improves goes to its bucket.
   template <class First, class Last>
@@ -100,11 +130,21 @@ class DeltaStepping : public SsspEngine {
   // Whether to pull the heavy edges of `fresh`, this rank's newly settled vertices, which hold
   // `heavy` heavy entries. Collective.
   bool pull_heavy(std::int64_t heavy);
+  // The best offer the bucket's members make v through its heavy entries [begin, end), whose
+  // lightest cannot offer less than `lowest` + w; counts the entries examined.
+  struct PullOffer {
+    float dist = std::numeric_limits<float>::infinity();
+    vertex_t parent = -1;
+    bool flat = false;
+  };
+  PullOffer best_pull_offer(edge_count_t begin, edge_count_t end, float lowest, float dv, std::int64_t& examined) const;
+  // The first pull of a search: every vertex with a heavy edge may still gain, into open_.
+  void list_open_vertices(int threads);
   // The heavy relaxations from bucket b's settled vertices `fresh`, pulled. Collective.
   void pull(std::int64_t b, std::span<const local_t> fresh, Counts& counts);
   // Each record's counts summed over the ranks (fused rounds: the most any rank took). Collective.
   void sum_over_ranks(std::span<BucketRecord> records) const;
-  // Splits `from`, holding `entries` entries, into pieces of about kTopDownRound entries each (a
+  // Splits `from`, holding `entries` entries, into pieces of about kRelaxRound entries each (a
   // scan of its rows only when there is more than one); returns the piece ends and the most pieces
   // any rank has (every rank exchanges once a piece). Collective.
   template <class First, class Last>
@@ -130,7 +170,7 @@ class DeltaStepping : public SsspEngine {
   // that hold them.
   Bitmap in_round_, in_bucket_;
   std::int64_t remote_at_exchange_ = 0;  // Counts::remote when the queue was last sent
-  exchange::OwnerBuckets<Relaxation> buckets_;
+  exchange::OwnerBuckets<Relaxation> requests_;  // relaxations queued for each other rank
   std::vector<Relaxation> arrived_;
   std::vector<local_t> frontier_, round_vertices_, members_;
   std::int64_t frontier_entries_ = 0;  // the entries frontier_ holds to relax, this rank's
@@ -138,11 +178,12 @@ class DeltaStepping : public SsspEngine {
   // This rank's vertices with an edge: pull_heavy's measure of a pull's work (the pull itself visits
   // only those with a heavy edge).
   std::int64_t with_edges_ = 0;
-  SettledSet settled_;
-  SettledBits<Column> finished_;  // every vertex of the finished buckets (SsspOptions::prune)
+  BucketCopy bucket_copy_;  // pulling: the current bucket's members, on every rank
+  FinishedBits<Column> finished_;  // every vertex of the finished buckets (SsspOptions::prune)
   std::vector<local_t> open_;  // pulling: this rank's vertices with edges not yet settled
   std::vector<Padded<std::vector<local_t>>> still_open_;  // each thread's share of open_ after a pull
   bool open_ready_ = false;
+  bool pulled_before_ = false, past_peak_ = false;  // WholeRows::automatic's measure, this search
 };
 
 // Entries to push per unsettled vertex above which pulling costs less: with most pushed entries

@@ -23,22 +23,18 @@
 
 namespace g500 {
 
-// Collective. `flat`: this rank's vertices whose label is flat, in ascending order; `parents` and
-// `dist` as the search left them (local vertices).
+// Round 0 of order_flat_parents, in pieces of about kRelaxRound entries: each flat vertex whose
+// candidates include a steep vertex takes the lowest such as its parent. Returns those levelled.
+// Collective.
 template <class Column>
-void order_flat_parents(const mpi::Comm& comm, const Partition1D& part, const WeightedCsr1D<Column>& csr,
-                        std::span<const local_t> flat, std::span<vertex_t> parents, std::span<const float> dist) {
-  Bitmap waiting(part.local_count());  // flat vertices not yet levelled
-  for (const local_t v : flat) waiting.set(v);
-  std::vector<local_t> levelled;  // in the last round
-
-  // Round 0, in pieces of about kTopDownRound entries: each flat vertex whose candidates include a
-  // steep vertex takes the lowest such as its parent, at level 1.
+std::vector<local_t> level_beside_steep(const mpi::Comm& comm, const Partition1D& part, const WeightedCsr1D<Column>& csr,
+                                        std::span<const local_t> flat, const Bitmap& waiting,
+                                        std::span<vertex_t> parents, std::span<const float> dist) {
   std::vector<std::size_t> ends;
   edge_count_t in_piece = 0;
   for (std::size_t i = 0; i < flat.size(); ++i) {
     in_piece += csr.degree(flat[i]);
-    if (in_piece >= exchange::kTopDownRound || i + 1 == flat.size()) {
+    if (in_piece >= exchange::kRelaxRound || i + 1 == flat.size()) {
       ends.push_back(i + 1);
       in_piece = 0;
     }
@@ -47,6 +43,7 @@ void order_flat_parents(const mpi::Comm& comm, const Partition1D& part, const We
   exchange::OwnerQuery<Column, float, Partition1D> query(comm, part);
   std::vector<Column> asked;
   std::vector<float> told;  // the neighbour's distance, its sign bit set when it waits too
+  std::vector<local_t> levelled;
   for (std::int64_t p = 0; p < pieces; ++p) {
     const std::size_t mine = ends.size();
     const std::size_t lo = p == 0 ? 0 : static_cast<std::size_t>(p) <= mine ? ends[p - 1] : flat.size();
@@ -75,6 +72,17 @@ void order_flat_parents(const mpi::Comm& comm, const Partition1D& part, const We
       }
     }
   }
+  return levelled;
+}
+
+// Collective. `flat`: this rank's vertices whose label is flat, in ascending order; `parents` and
+// `dist` as the search left them (local vertices).
+template <class Column>
+void order_flat_parents(const mpi::Comm& comm, const Partition1D& part, const WeightedCsr1D<Column>& csr,
+                        std::span<const local_t> flat, std::span<vertex_t> parents, std::span<const float> dist) {
+  Bitmap waiting(part.local_count());  // flat vertices not yet levelled
+  for (const local_t v : flat) waiting.set(v);
+  std::vector<local_t> levelled = level_beside_steep(comm, part, csr, flat, waiting, parents, dist);
   for (const local_t v : levelled) waiting.reset(v);
 
   // Later rounds: the vertices just levelled offer themselves along their flat edges; a waiting

@@ -9,7 +9,7 @@ namespace g500 {
 inline constexpr float kDefaultDelta = 0.01f;
 
 // How a bucket's heavy edges are relaxed: pushed along the settled vertices' rows, pulled by the
-// unsettled vertices from a replicated copy of the bucket (sssp/settled_set.hpp), or chosen per
+// unsettled vertices from a replicated copy of the bucket (sssp/bucket_copy.hpp), or chosen per
 // bucket by which costs less (push when its edges are fewer than kPullEdgesPerUnsettled a vertex
 // still unsettled).
 enum class HeavyDirection { automatic, push, pull };
@@ -40,7 +40,7 @@ struct SsspOptions {
   bool tail = true;
   // Relaxations toward vertices of buckets already finished are dropped before they are sent or
   // offered (they cannot succeed), checked in a bitmap of those vertices on every rank
-  // (sssp/settled_bits.hpp): N/8 bytes a rank.
+  // (sssp/finished_bits.hpp): N/8 bytes a rank.
   bool prune = true;
 };
 

@@ -21,7 +21,7 @@ namespace g500 {
 
 // Column: the stored id width, which the lists of ids use.
 template <class Column>
-class SettledBits {
+class FinishedBits {
  public:
   // Empties the set for a new search (allocating it the first time).
   void reset(const Partition1D& part) {

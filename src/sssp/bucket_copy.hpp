@@ -17,7 +17,7 @@
 
 namespace g500 {
 
-class SettledSet {
+class BucketCopy {
  public:
   // Collective. `members`: this rank's settled vertices, in any order; dist_of(i) their distances.
   template <class DistOf>
