@@ -3,7 +3,6 @@
 #include "core/cli.hpp"
 
 #include <algorithm>
-#include <cfloat>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -16,17 +15,12 @@
 #include "core/cli_choice.hpp"
 #include "core/cli_decimal.hpp"
 #include "core/error.hpp"
+#include "sssp/sssp_spec.hpp"
 
 namespace g500 {
 namespace {
 
 // A float as the shortest decimal that reads back as it (0.01f: "0.01"), for --help's defaults.
-std::string shortest_decimal(float x) {
-  char text[32];
-  const std::to_chars_result r = std::to_chars(text, text + sizeof text, x);
-  return std::string(text, r.ptr);
-}
-
 constexpr int kMaxScale = 42;
 
 // Returns --scale and --edgefactor, which a graph file replaces.
@@ -57,10 +51,11 @@ std::string first_line(const std::string& text) { return text.substr(0, text.fin
 
 // The options of the run whose meaning depends on others, kept to check them after parsing.
 struct RunFlags {
-  CLI::Option *input, *input_weights, *format, *relabel, *roots_file, *bfs, *delta, *sssp_fusion, *sssp_heavy, *sssp_whole_rows, *sssp_tail, *sssp_prune, *validation_batch, *json,
-      *output, *output_format, *comm_matrix, *energy_loop;
+  CLI::Option *input, *input_weights, *format, *relabel, *roots_file, *bfs, *validation_batch, *json, *output,
+      *output_format, *comm_matrix, *energy_loop;
   std::vector<std::string> kernels = {"bfs"};
-  std::string delta_text, energy_loop_text;
+  std::string energy_loop_text;
+  std::vector<CLI::Option*> sssp_options;  // kernel 3's, as its group added them
   // Each BFS option group's options, as the group added them.
   std::map<const OptionGroup*, std::vector<CLI::Option*>> group_options;
 };
@@ -105,36 +100,13 @@ void add_run_options(CLI::App& app, RunOptions& run, RunFlags& f) {
   }
   app.add_option("--kernels", f.kernels, "kernels to run over the roots, comma-separated: bfs (kernel 2), sssp (kernel 3)")
       ->delimiter(',')->transform(one_of({"bfs", "sssp"}))->default_str("bfs");
-  f.delta = app.add_option("--delta", f.delta_text, "SSSP: delta-stepping bucket width (the reference uses 0.1)")
-                ->default_str(shortest_decimal(kDefaultDelta));
-  f.sssp_fusion = app.add_option("--sssp-fusion", run.kernels.sssp_options.fusion,
-                                 "SSSP: relax a rank's own vertices that fall back into the current bucket before the "
-                                 "round's exchange (bucket fusion), or one global round each; auto: on with one rank, off "
-                                 "with several (the others wait in the exchange while one fuses)")
-                      ->transform(choice<Fusion>({{"auto", Fusion::automatic}, {"on", Fusion::on}, {"off", Fusion::off}}))
-                      ->default_str("auto");
-  f.sssp_heavy = app.add_option("--sssp-heavy", run.kernels.sssp_options.heavy,
-                                "SSSP: a bucket's heavy edges pushed by its settled vertices, pulled by the unsettled "
-                                "ones from a copy of the bucket on every rank, or auto: whichever has less work")
-                     ->transform(choice<HeavyDirection>({{"auto", HeavyDirection::automatic}, {"push", HeavyDirection::push},
-                                                         {"pull", HeavyDirection::pull}}))
-                     ->default_str("auto");
-  f.sssp_whole_rows = app.add_option("--sssp-whole-rows", run.kernels.sssp_options.whole_rows,
-                                     "SSSP: relax a vertex's heavy edges with its light ones each time a round takes it, "
-                                     "not once after its bucket; auto: once the search is past its dense buckets (the "
-                                     "first bucket pushed after a pull)")
-                          ->transform(choice<WholeRows>({{"auto", WholeRows::automatic}, {"on", WholeRows::on},
-                                                         {"off", WholeRows::off}}))
-                          ->default_str("auto");
-  f.sssp_tail = app.add_option("--sssp-tail", run.kernels.sssp_options.tail,
-                               "SSSP: once few vertices wait in later buckets, relax them all Bellman-Ford style in "
-                               "one last bucket, or keep a bucket each")
-                    ->transform(choice<bool>({{"on", true}, {"off", false}}))->default_str("on");
-  f.sssp_prune = app.add_option("--sssp-prune", run.kernels.sssp_options.prune,
-                                "SSSP: drop relaxations toward the vertices of buckets already finished (they cannot "
-                                "lower a distance) before they are sent, checked in a bitmap of N bits on every rank, or "
-                                "send them all")
-                     ->transform(choice<bool>({{"on", true}, {"off", false}}))->default_str("on");
+  {
+    // Kernel 3's options, as its group adds them (src/sssp/sssp_spec.cpp).
+    const std::size_t before = app.get_options().size();
+    sssp_engine().options->add(app, run.kernels.sssp_options);
+    const std::vector<CLI::Option*> all = app.get_options();
+    f.sssp_options.assign(all.begin() + static_cast<std::ptrdiff_t>(before), all.end());
+  }
   f.validation_batch =
       app.add_option("--validation-batch", run.kernels.validation_batch,
                      "searches validated together, with one pass over the tuples: faster by up to that factor, for "
@@ -222,7 +194,7 @@ void check_applies(RunOptions& run, const RunFlags& f) {
     if (given(o) && !given(f.input)) refuse(o, "without --input");
   if (given(f.comm_matrix) && !given(f.json)) refuse(f.comm_matrix, "without --json, where it is written");
   if (given(f.output_format) && !given(f.output)) refuse(f.output_format, "without --output");
-  for (const CLI::Option* o : {f.delta, f.sssp_fusion, f.sssp_heavy, f.sssp_whole_rows, f.sssp_tail, f.sssp_prune})
+  for (const CLI::Option* o : f.sssp_options)
     if (given(o) && !run.kernels.sssp) refuse(o, "without --kernels sssp");
   if (!run.kernels.bfs) {
     // Without kernel 2 only the id width is read (by kernel 3).
@@ -323,10 +295,6 @@ Command parse_command_line(int argc, const char* const* argv) {
   check_graph_options(run.scale, run.edgefactor);
   run.kernels.bfs = std::find(flags.kernels.begin(), flags.kernels.end(), "bfs") != flags.kernels.end();
   run.kernels.sssp = std::find(flags.kernels.begin(), flags.kernels.end(), "sssp") != flags.kernels.end();
-  if (given(flags.delta)) {
-    run.kernels.sssp_options.delta = static_cast<float>(parse_number("--delta", flags.delta_text, FLT_MIN, FLT_MAX,
-                                                        "a positive number a float holds (1.2e-38 .. 3.4e38)"));
-  }
   if (given(flags.energy_loop)) {
     run.energy_loop_seconds = parse_number("--energy-loop", flags.energy_loop_text, 1e-3, 1e7,
                                            "a number of seconds from 0.001 to 10^7");

@@ -24,7 +24,7 @@
 #include "io/search_output.hpp"
 #include "mpi/node_topology.hpp"
 #include "partition/partition_1d.hpp"
-#include "sssp/delta_stepping.hpp"
+#include "sssp/sssp_spec.hpp"
 #include "validate/bfs_validator.hpp"
 #include "validate/reached_tuple_counter.hpp"
 #include "validate/sssp_validator.hpp"
@@ -240,8 +240,8 @@ struct Graphs {
 
 // Kernel 3's weighted graph (timed by the caller as part of kernel 1).
 void build_sssp_graph(const RunOptions& options, const EdgeSource& source, const mpi::Comm& comm, Graphs& graphs) {
-  graphs.sssp = make_delta_stepping(comm, *graphs.part, options.kernels.sssp_options,
-                                    use_32_bit_ids(options.bfs.ids, graphs.part->num_vertices()));
+  graphs.sssp = sssp_engine().make(comm, *graphs.part, options.kernels.sssp_options,
+                                   use_32_bit_ids(options.bfs.ids, graphs.part->num_vertices()));
   graphs.sssp->build(source);
 }
 

@@ -11,7 +11,7 @@
 #include "bfs/id_width.hpp"
 #include "exchange/rounds.hpp"
 #include "mpi/node_memory.hpp"
-#include "sssp/delta_stepping.hpp"
+#include "sssp/sssp_spec.hpp"
 #include "validate/sssp_validator.hpp"
 #include "validate/bfs_validator.hpp"
 
@@ -50,7 +50,7 @@ std::int64_t estimate_graph_bytes(double n, double m, int num_ranks, const BfsOp
   double sssp = 0;
   if (kernels.sssp) {
     sssp = std::max(build, search) + 4 * n_local +
-           static_cast<double>(delta_stepping_memory_bytes(n, m, num_ranks, id_bytes(bfs, n))) +
+           static_cast<double>(sssp_engine().memory_bytes(n, m, num_ranks, id_bytes(bfs, n))) +
            SsspBatchValidator::bytes(n, n_local, kernels.validation_batch);
   }
   if (!kernels.bfs) return estimate_to_bytes(sssp);

@@ -13,6 +13,7 @@
 
 #include "bfs/registry.hpp"
 #include "harness/statistics.hpp"
+#include "sssp/sssp_spec.hpp"
 
 namespace g500 {
 namespace {
@@ -224,15 +225,7 @@ nlohmann::json to_json(const RunRecord& run, const std::string& command_line) {
                             {"skip_validation", o.skip_validation}};
   if (o.kernels.bfs && !o.bfs.auto_candidates.empty()) options["bfs_chosen_by"] = "auto";
   if (!o.skip_validation) options["validation_batch"] = o.kernels.validation_batch;
-  if (o.kernels.sssp) {
-    const SsspOptions& sssp = o.kernels.sssp_options;
-    options["delta"] = sssp.delta;
-    options["sssp_fusion"] = std::array{"auto", "on", "off"}[static_cast<int>(sssp.fusion)];
-    options["sssp_tail"] = sssp.tail;
-    options["sssp_prune"] = sssp.prune;
-    options["sssp_heavy"] = std::array{"auto", "push", "pull"}[static_cast<int>(sssp.heavy)];
-    options["sssp_whole_rows"] = std::array{"auto", "on", "off"}[static_cast<int>(sssp.whole_rows)];
-  }
+  if (o.kernels.sssp) sssp_engine().options->to_json(o.kernels.sssp_options, options);
   for (const OptionGroup* g : find_engine(o.bfs.engine).option_groups) g->to_json(o.bfs, options);
   return {
       {"command", command_line},

@@ -1,0 +1,89 @@
+#include "sssp/sssp_spec.hpp"
+
+#include <array>
+#include <cfloat>
+#include <charconv>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "core/cli.hpp"
+#include "core/cli_choice.hpp"
+#include "core/error.hpp"
+
+namespace g500 {
+namespace {
+
+std::string shortest(float x) {
+  char text[32];
+  const std::to_chars_result r = std::to_chars(text, text + sizeof text, x);
+  return std::string(text, r.ptr);
+}
+
+// --delta: any positive number a float holds.
+float parse_delta(const std::string& text) {
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  const bool number = ec == std::errc() && end == text.data() + text.size() && !text.empty();
+  if (!number || !(value >= FLT_MIN) || !(value <= FLT_MAX)) {
+    throw UserError("--delta must be a positive number a float holds (1.2e-38 .. 3.4e38), got '" + text + "'");
+  }
+  return static_cast<float>(value);
+}
+
+CLI::Validator on_off() { return choice<bool>({{"on", true}, {"off", false}}); }
+
+void add_options(CLI::App& app, SsspOptions& o) {
+  const char* group = "Kernel 3 (SSSP)";
+  app.add_option_function<std::string>(
+         "--delta", [&o](const std::string& text) { o.delta = parse_delta(text); },
+         "SSSP: delta-stepping bucket width (the reference uses 0.1)")
+      ->default_str(shortest(kDefaultDelta))->group(group);
+  app.add_option("--sssp-fusion", o.fusion,
+                 "SSSP: relax a rank's own vertices that fall back into the current bucket before the round's "
+                 "exchange (bucket fusion), or one global round each; auto: on with one rank, off with several (the "
+                 "others wait in the exchange while one fuses)")
+      ->transform(choice<Fusion>({{"auto", Fusion::automatic}, {"on", Fusion::on}, {"off", Fusion::off}}))
+      ->default_str("auto")->group(group);
+  app.add_option("--sssp-heavy", o.heavy,
+                 "SSSP: a bucket's heavy edges pushed by its settled vertices, pulled by the unsettled ones from a "
+                 "copy of the bucket on every rank, or auto: whichever has less work")
+      ->transform(choice<HeavyDirection>(
+          {{"auto", HeavyDirection::automatic}, {"push", HeavyDirection::push}, {"pull", HeavyDirection::pull}}))
+      ->default_str("auto")->group(group);
+  app.add_option("--sssp-whole-rows", o.whole_rows,
+                 "SSSP: relax a vertex's heavy edges with its light ones each time a round takes it, not once after "
+                 "its bucket; auto: once the search is past its dense buckets (the first bucket pushed after a pull)")
+      ->transform(choice<WholeRows>({{"auto", WholeRows::automatic}, {"on", WholeRows::on}, {"off", WholeRows::off}}))
+      ->default_str("auto")->group(group);
+  app.add_option("--sssp-tail", o.tail,
+                 "SSSP: once few vertices wait in later buckets, relax them all Bellman-Ford style in one last "
+                 "bucket, or keep a bucket each")
+      ->transform(on_off())->default_str("on")->group(group);
+  app.add_option("--sssp-prune", o.prune,
+                 "SSSP: drop relaxations toward the vertices of buckets already finished (they cannot lower a "
+                 "distance) before they are sent, checked in a bitmap of N bits on every rank, or send them all")
+      ->transform(on_off())->default_str("on")->group(group);
+}
+
+void options_to_json(const SsspOptions& o, nlohmann::json& out) {
+  out["delta"] = o.delta;
+  out["sssp_fusion"] = std::array{"auto", "on", "off"}[static_cast<int>(o.fusion)];
+  out["sssp_tail"] = o.tail;
+  out["sssp_prune"] = o.prune;
+  out["sssp_heavy"] = std::array{"auto", "push", "pull"}[static_cast<int>(o.heavy)];
+  out["sssp_whole_rows"] = std::array{"auto", "on", "off"}[static_cast<int>(o.whole_rows)];
+}
+
+const SsspOptionGroup kSsspGroup = {add_options, options_to_json};
+
+}  // namespace
+
+const SsspSpec& sssp_engine() {
+  static const SsspSpec spec = {
+      "delta-stepping",
+      "distributed delta-stepping (Meyer and Sanders) on the 1D partition, with pruning, pull and bucket fusion",
+      make_delta_stepping, delta_stepping_memory_bytes, &kSsspGroup};
+  return spec;
+}
+
+}  // namespace g500
