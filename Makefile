@@ -53,7 +53,7 @@ run: g500
 # The quick loop while working: one Release build, the unit tests and the MPI tests at -np 1 and 2
 # (a couple of minutes). `make test` is the whole suite CI runs.
 check: build
-	cd $(BUILD) && ctest --output-on-failure -R '^(unit|mpi_np1|mpi_np2|layers)$$'
+	cd $(BUILD) && ctest --output-on-failure -R '^(unit|mpi_np1|mpi_np2|layers|results_index)$$'
 
 test: build build-asan fuzz sim
 	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -L unit
