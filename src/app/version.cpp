@@ -3,6 +3,9 @@
 #include "bfs/registry.hpp"
 #include "mpi/comm.hpp"
 
+#if __has_include("g500_version.hpp")  // written by CMake (absent in the SimGrid build)
+#include "g500_version.hpp"
+#endif
 #ifndef G500_VERSION
 #define G500_VERSION "unknown"
 #endif

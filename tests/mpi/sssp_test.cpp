@@ -21,15 +21,14 @@ namespace {
 
 using namespace g500::testing;
 
-// Serial Dijkstra on the tuples with the generator's weights, adding in float as the search does.
-std::vector<float> dijkstra(const KroneckerGenerator& gen, vertex_t root) {
-  const vertex_t n = gen.num_vertices();
+// Serial Dijkstra on an explicit weighted tuple list, adding in float as the search does.
+std::vector<float> dijkstra(const std::vector<Edge>& edges, const std::vector<float>& weights, vertex_t n,
+                            vertex_t root) {
   std::vector<std::vector<std::pair<vertex_t, float>>> adj(n);
-  for (std::int64_t i = 0; i < gen.num_edges(); ++i) {
-    const Edge e = gen.edge(i);
-    if (e.u == e.v) continue;
-    adj[e.u].push_back({e.v, gen.weight(i)});
-    adj[e.v].push_back({e.u, gen.weight(i)});
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    if (edges[i].u == edges[i].v) continue;
+    adj[edges[i].u].push_back({edges[i].v, weights[i]});
+    adj[edges[i].v].push_back({edges[i].u, weights[i]});
   }
   std::vector<float> dist(n, std::numeric_limits<float>::infinity());
   using Item = std::pair<float, vertex_t>;
@@ -48,6 +47,13 @@ std::vector<float> dijkstra(const KroneckerGenerator& gen, vertex_t root) {
     }
   }
   return dist;
+}
+
+// The same on the generator's tuples and weights.
+std::vector<float> dijkstra(const KroneckerGenerator& gen, vertex_t root) {
+  std::vector<float> weights(gen.num_edges());
+  for (std::int64_t i = 0; i < gen.num_edges(); ++i) weights[i] = gen.weight(i);
+  return dijkstra(all_edges(gen), weights, gen.num_vertices(), root);
 }
 
 struct Setting {
@@ -151,34 +157,6 @@ INSTANTIATE_TEST_SUITE_P(Sssp, DeltaSteppingTest,
                                            // the extremes --delta accepts: every distance past the
                                            // last bucket's start, or all in the first
                                            Setting{1e-30f, 1}, Setting{FLT_MIN, 2}, Setting{FLT_MAX, 1}));
-
-// Serial Dijkstra on an explicit weighted tuple list, adding in float as the search does.
-std::vector<float> dijkstra(const std::vector<Edge>& edges, const std::vector<float>& weights, vertex_t n,
-                            vertex_t root) {
-  std::vector<std::vector<std::pair<vertex_t, float>>> adj(n);
-  for (std::size_t i = 0; i < edges.size(); ++i) {
-    if (edges[i].u == edges[i].v) continue;
-    adj[edges[i].u].push_back({edges[i].v, weights[i]});
-    adj[edges[i].v].push_back({edges[i].u, weights[i]});
-  }
-  std::vector<float> dist(n, std::numeric_limits<float>::infinity());
-  using Item = std::pair<float, vertex_t>;
-  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
-  dist[root] = 0;
-  heap.push({0, root});
-  while (!heap.empty()) {
-    const auto [d, u] = heap.top();
-    heap.pop();
-    if (d > dist[u]) continue;
-    for (const auto& [v, w] : adj[u]) {
-      if (d + w < dist[v]) {
-        dist[v] = d + w;
-        heap.push({dist[v], v});
-      }
-    }
-  }
-  return dist;
-}
 
 // This rank's share of an explicit weighted tuple list, padded with self-loops (which no search
 // follows) so that every rank's share holds a tuple and so a weight.
