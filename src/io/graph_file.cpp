@@ -17,6 +17,9 @@
 namespace g500 {
 namespace {
 
+// What a binary weights file may hold: a non-negative finite float32 (-0 included).
+bool is_weight(float w) { return w >= 0 && std::isfinite(w); }
+
 constexpr std::int64_t kCheckpoint = std::int64_t{1} << 16;  // tuples between remembered line starts
 constexpr std::int64_t kBlock = std::int64_t{1} << 22;       // bytes read at a time
 
@@ -361,7 +364,7 @@ std::unique_ptr<mpi::File> open_weights(const mpi::Comm& comm, const std::string
       mpi::abort_job("cannot read '" + weights + "': " + error);
     }
     for (std::size_t k = 0; k < block.size() && bad < 0; ++k)
-      if (!(block[k] >= 0) || !std::isfinite(block[k])) bad = share.first + at + static_cast<std::int64_t>(k);
+      if (!is_weight(block[k])) bad = share.first + at + static_cast<std::int64_t>(k);
   }
   const std::int64_t first_bad = lowest_everywhere(comm, bad);
   if (first_bad >= 0) {
@@ -503,7 +506,7 @@ void FileEdgeSource::read_weights(std::int64_t offset, std::span<float> out) con
     bool bad = false;
 #pragma omp parallel for schedule(static) reduction(|| : bad)
     for (std::size_t k = 0; k < out.size(); ++k) {
-      bad = bad || !(out[k] >= 0) || !std::isfinite(out[k]);
+      bad = bad || !is_weight(out[k]);
       out[k] += 0.0f;  // -0 becomes +0, as for text weights
     }
     if (bad) mpi::abort_job("'" + weights_->path() + "' changed while it was being read: it holds a weight that is not a non-negative number now");

@@ -33,17 +33,17 @@ char g_staging[kSlots][kPathBytes];
 volatile std::sig_atomic_t g_in_use[kSlots];
 constexpr int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP};
 
-extern "C" void remove_staging_and_die(int sig) {
-  for (int i = 0; i < kSlots; ++i)
-    if (g_in_use[i]) unlink(g_staging[i]);
-  std::signal(sig, SIG_DFL);
-  raise(sig);
-}
-
-// The staging files, removed before mpi::abort_job ends the job for one rank's error.
+// The staging files, removed by the signal handler below and before mpi::abort_job ends the job
+// for one rank's error (only unlink: safe in a signal handler).
 void remove_staging_now() {
   for (int i = 0; i < kSlots; ++i)
     if (g_in_use[i]) unlink(g_staging[i]);
+}
+
+extern "C" void remove_staging_and_die(int sig) {
+  remove_staging_now();
+  std::signal(sig, SIG_DFL);
+  raise(sig);
 }
 
 // Installs the handler once, where no one else has one, and the abort hook.
@@ -148,6 +148,8 @@ void remove_stale_staging(const std::string& path, const std::string& host) {
 void remove_on_signal(const std::string& path) { remove_on_signal_impl(path); }
 void forget_on_signal(const std::string& path) { forget_on_signal_impl(path); }
 
+namespace {
+
 // Where `path` leads once its own links are followed, even to a file not made yet (a dangling link),
 // with dots and repeated slashes resolved.
 std::filesystem::path followed(const std::filesystem::path& path) {
@@ -169,6 +171,8 @@ bool same_file(const std::string& a, const std::string& b) {
   if (stat(a.c_str(), &sa) == 0 && stat(b.c_str(), &sb) == 0) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
   return followed(a) == followed(b);
 }
+
+}  // namespace
 
 void check_distinct(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs) {
   for (std::size_t i = 0; i < outputs.size(); ++i) {
