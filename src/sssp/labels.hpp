@@ -36,6 +36,25 @@ inline float with_flat_bit(float d, bool flat) { return flat ? -d : d; }
 inline bool flat_bit(float sent) { return std::signbit(sent); }
 inline float without_flat_bit(float sent) { return std::fabs(sent); }
 
+// The indices i < n for which listed(i) holds, ascending, into `out`; listed(i) may also rewrite
+// entry i, and runs on all threads.
+template <class Listed>
+void list_where(std::size_t n, Listed&& listed, std::vector<local_t>& out) {
+  out.clear();
+#pragma omp parallel
+  {
+    std::vector<local_t> mine;
+#pragma omp for schedule(static) nowait
+    for (std::size_t i = 0; i < n; ++i)
+      if (listed(i)) mine.push_back(static_cast<local_t>(i));
+    if (!mine.empty()) {
+#pragma omp critical(g500_list_where)
+      out.insert(out.end(), mine.begin(), mine.end());
+    }
+  }
+  std::sort(out.begin(), out.end());
+}
+
 template <class Column>
 class Labels;
 
@@ -47,17 +66,14 @@ class Labels<std::uint32_t> {
  public:
   void reset(std::span<vertex_t> parents, std::span<float>) {
     cells_ = std::span(reinterpret_cast<std::uint64_t*>(parents.data()), parents.size());
-    overflowed_.store(false, std::memory_order_relaxed);
 #pragma omp parallel for schedule(static)
     for (std::size_t i = 0; i < cells_.size(); ++i) cells_[i] = kEmpty;
   }
   float dist(local_t v) const { return unpack_dist(std::atomic_ref<std::uint64_t>(cells_[v]).load(std::memory_order_relaxed)); }
   const void* address(local_t v) const { return cells_.data() + v; }  // to prefetch v's label
+  // An offer of +infinity (a sum past the largest float) is kept like any other, below the empty
+  // label, but never lowers a distance: finish() tells it from unreached.
   bool offer(local_t v, float d, std::uint32_t parent, bool flat) {
-    if (d == kInf) [[unlikely]] {
-      overflowed_.store(true, std::memory_order_relaxed);
-      return false;
-    }
     const std::uint64_t want = pack(d, flat, parent);
     std::atomic_ref<std::uint64_t> cell(cells_[v]);
     std::uint64_t now = cell.load(std::memory_order_relaxed);
@@ -67,31 +83,26 @@ class Labels<std::uint32_t> {
     }
     return false;
   }
-  // Whether some offer's distance overflowed a float (+infinity) since reset().
-  bool overflowed() const { return overflowed_.load(std::memory_order_relaxed); }
   // Into the caller's arrays (the parents array holds the labels, each read before it is written):
   // parents (unreached: kNoParent) and distances (unreached: +inf); the vertices whose label is
-  // flat into flat().
+  // flat into flat(), and whether any offer overflowed into overflowed().
   void finish(std::span<vertex_t> parents, std::span<float> dist) {
-    flat_.clear();
-#pragma omp parallel
-    {
-      std::vector<local_t> mine;
-#pragma omp for schedule(static) nowait
-      for (std::size_t i = 0; i < cells_.size(); ++i) {
-        const std::uint64_t c = cells_[i];
-        dist[i] = unpack_dist(c);
-        const bool reached = dist[i] != kInf;
-        parents[i] = reached ? static_cast<vertex_t>(static_cast<std::uint32_t>(c)) : kNoParent;
-        if (reached && (c >> 32 & 1)) mine.push_back(static_cast<local_t>(i));
-      }
-      if (!mine.empty()) {
-#pragma omp critical(g500_flat_labels)
-        flat_.insert(flat_.end(), mine.begin(), mine.end());
-      }
-    }
-    std::sort(flat_.begin(), flat_.end());
+    bool overflowed = false;
+    list_where(
+        cells_.size(),
+        [&](std::size_t i) {
+          const std::uint64_t c = cells_[i];
+          dist[i] = unpack_dist(c);
+          const bool reached = dist[i] != kInf;
+          if (!reached && c != kEmpty) std::atomic_ref<bool>(overflowed).store(true, std::memory_order_relaxed);
+          parents[i] = reached ? static_cast<vertex_t>(static_cast<std::uint32_t>(c)) : kNoParent;
+          return reached && (c >> 32 & 1);
+        },
+        flat_);
+    overflowed_ = overflowed;
   }
+  // Whether some offer's distance overflowed a float (+infinity) in the search finish() ended.
+  bool overflowed() const { return overflowed_; }
   // This rank's reached vertices whose label was flat at finish(), ascending.
   std::span<const local_t> flat() const { return flat_; }
 
@@ -104,7 +115,7 @@ class Labels<std::uint32_t> {
   // pack(+inf, flat, ~0): above every offer.
   static constexpr std::uint64_t kEmpty = (std::uint64_t{0x7f800000} << 1 | 1) << 32 | 0xffffffffu;
   std::span<std::uint64_t> cells_;
-  std::atomic<bool> overflowed_{false};
+  bool overflowed_ = false;
   std::vector<local_t> flat_;
 };
 
@@ -117,17 +128,14 @@ class Labels<vertex_t> {
   void reset(std::span<vertex_t> parents, std::span<float> dist) {
     parents_ = parents;
     dist_ = dist;
-    overflowed_.store(false, std::memory_order_relaxed);
     std::fill(parents.begin(), parents.end(), kNoParent);
     std::fill(dist.begin(), dist.end(), kInf);
   }
   float dist(local_t v) const { return std::atomic_ref<float>(dist_[v]).load(std::memory_order_relaxed); }
   const void* address(local_t v) const { return dist_.data() + v; }
+  // An offer of +infinity sets the parent of a vertex still unreached (the tie below: kNoParent
+  // carries kFlatParent), never its distance: finish() tells it from unreached.
   bool offer(local_t v, float d, vertex_t parent, bool flat) {
-    if (d == kInf) [[unlikely]] {
-      overflowed_.store(true, std::memory_order_relaxed);
-      return false;
-    }
     if (d > dist(v)) return false;
     const std::lock_guard<std::mutex> hold(locks_[static_cast<std::size_t>(v) % kStripes].value);
     std::atomic_ref<float> cell(dist_[v]);
@@ -141,25 +149,25 @@ class Labels<vertex_t> {
     if (d == now && !flat && ((parents_[v] & kFlatParent) != 0 || parent < parents_[v])) parents_[v] = parent;
     return false;
   }
-  bool overflowed() const { return overflowed_.load(std::memory_order_relaxed); }
   void finish(std::span<vertex_t>, std::span<float>) {
-    flat_.clear();
-#pragma omp parallel
-    {
-      std::vector<local_t> mine;
-#pragma omp for schedule(static) nowait
-      for (std::size_t i = 0; i < parents_.size(); ++i) {
-        if (parents_[i] == kNoParent || (parents_[i] & kFlatParent) == 0) continue;
-        parents_[i] &= ~kFlatParent;
-        mine.push_back(static_cast<local_t>(i));
-      }
-      if (!mine.empty()) {
-#pragma omp critical(g500_flat_labels)
-        flat_.insert(flat_.end(), mine.begin(), mine.end());
-      }
-    }
-    std::sort(flat_.begin(), flat_.end());
+    bool overflowed = false;
+    list_where(
+        parents_.size(),
+        [&](std::size_t i) {
+          if (parents_[i] == kNoParent) return false;
+          if (dist_[i] == kInf) {  // an overflowed offer's parent
+            std::atomic_ref<bool>(overflowed).store(true, std::memory_order_relaxed);
+            parents_[i] = kNoParent;
+            return false;
+          }
+          const bool flat = (parents_[i] & kFlatParent) != 0;
+          parents_[i] &= ~kFlatParent;
+          return flat;
+        },
+        flat_);
+    overflowed_ = overflowed;
   }
+  bool overflowed() const { return overflowed_; }
   std::span<const local_t> flat() const { return flat_; }
 
  private:
@@ -168,7 +176,7 @@ class Labels<vertex_t> {
   static constexpr std::size_t kStripes = 256;
   std::span<vertex_t> parents_;
   std::span<float> dist_;
-  std::atomic<bool> overflowed_{false};
+  bool overflowed_ = false;
   std::vector<local_t> flat_;
   std::vector<Padded<std::mutex>> locks_ = std::vector<Padded<std::mutex>>(kStripes);
 };
