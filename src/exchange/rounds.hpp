@@ -4,6 +4,8 @@
 // empty pieces once its own items are done), because each round is collective.
 #include <algorithm>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "mpi/comm.hpp"
 
@@ -24,6 +26,29 @@ inline constexpr std::int64_t kTopDownRound = std::int64_t{1} << 19;
 inline constexpr std::int64_t kRelaxRound = std::int64_t{1} << 19;
 // Validation: tuples per round (each asks two owners, so half the build round).
 inline constexpr std::int64_t kValidationRound = std::int64_t{1} << 18;
+
+// A list of `items` split into pieces of about `round` entries (entries_of(i): item i's), each
+// ending at an item, so one item's entries may exceed it: each piece's end into `ends`.
+template <class EntriesOf>
+void piece_ends(std::size_t items, EntriesOf&& entries_of, std::int64_t round, std::vector<std::size_t>& ends) {
+  ends.clear();
+  std::int64_t in_piece = 0;
+  for (std::size_t i = 0; i < items; ++i) {
+    in_piece += entries_of(i);
+    if (in_piece >= round) {
+      ends.push_back(i + 1);
+      in_piece = 0;
+    }
+  }
+  if (ends.empty() ? items > 0 : ends.back() < items) ends.push_back(items);
+}
+
+// Piece p of piece_ends's `ends` as [first, last); empty past this rank's last piece, as every rank
+// runs as many pieces as the busiest.
+inline std::pair<std::size_t, std::size_t> piece_range(const std::vector<std::size_t>& ends, std::int64_t p) {
+  const std::size_t k = static_cast<std::size_t>(p), items = ends.empty() ? 0 : ends.back();
+  return {k == 0 ? 0 : k <= ends.size() ? ends[k - 1] : items, k < ends.size() ? ends[k] : items};
+}
 
 // Calls piece(first, last) once per round.
 template <class Piece>

@@ -132,19 +132,11 @@ template <class Column>
 template <class First, class Last>
 std::int64_t DeltaStepping<Column>::pieces(std::span<const local_t> from, First&& first, Last&& last,
                                            std::int64_t entries, std::vector<std::size_t>& ends) {
-  ends.clear();
-  if (entries < exchange::kRelaxRound) {
-    if (!from.empty()) ends.push_back(from.size());
+  if (entries < exchange::kRelaxRound) {  // one piece, without a scan of the rows
+    ends.assign(from.empty() ? 0 : 1, from.size());
   } else {
-    edge_count_t in_piece = 0;
-    for (std::size_t i = 0; i < from.size(); ++i) {
-      in_piece += last(from[i]) - first(from[i]);
-      if (in_piece >= exchange::kRelaxRound) {
-        ends.push_back(i + 1);
-        in_piece = 0;
-      }
-    }
-    if (ends.empty() ? !from.empty() : ends.back() < from.size()) ends.push_back(from.size());
+    exchange::piece_ends(from.size(), [&](std::size_t i) { return last(from[i]) - first(from[i]); },
+                         exchange::kRelaxRound, ends);
   }
   // Alone, a rank has nothing to agree on.
   if (comm_.size() == 1) return static_cast<std::int64_t>(ends.size());
@@ -160,9 +152,7 @@ std::int64_t DeltaStepping<Column>::relax_in_pieces(std::span<const local_t> fro
   // Alone, a rank queues nothing to send: one piece whatever its size.
   const std::int64_t n = pieces(from, first, last, comm_.size() == 1 ? 0 : entries, ends);
   for (std::int64_t p = 0; p < n; ++p) {
-    const std::size_t mine = ends.size();
-    const std::size_t lo = p == 0 ? 0 : static_cast<std::size_t>(p) <= mine ? ends[p - 1] : from.size();
-    const std::size_t hi = static_cast<std::size_t>(p) < mine ? ends[p] : from.size();
+    const auto [lo, hi] = exchange::piece_range(ends, p);
     relax(from.subspan(lo, hi - lo), first, last, counts);
     if (p == n - 1 && before_last_exchange) before_last_exchange();
     exchange(counts);

@@ -31,23 +31,14 @@ std::vector<local_t> level_beside_steep(const mpi::Comm& comm, const Partition1D
                                         std::span<const local_t> flat, const Bitmap& waiting,
                                         std::span<vertex_t> parents, std::span<const float> dist) {
   std::vector<std::size_t> ends;
-  edge_count_t in_piece = 0;
-  for (std::size_t i = 0; i < flat.size(); ++i) {
-    in_piece += csr.degree(flat[i]);
-    if (in_piece >= exchange::kRelaxRound || i + 1 == flat.size()) {
-      ends.push_back(i + 1);
-      in_piece = 0;
-    }
-  }
+  exchange::piece_ends(flat.size(), [&](std::size_t i) { return csr.degree(flat[i]); }, exchange::kRelaxRound, ends);
   const std::int64_t pieces = comm.allreduce<std::int64_t>(static_cast<std::int64_t>(ends.size()), mpi::Op::max);
   exchange::OwnerQuery<Column, float, Partition1D> query(comm, part);
   std::vector<Column> asked;
   std::vector<float> told;  // the neighbour's distance, its sign bit set when it waits too
   std::vector<local_t> levelled;
   for (std::int64_t p = 0; p < pieces; ++p) {
-    const std::size_t mine = ends.size();
-    const std::size_t lo = p == 0 ? 0 : static_cast<std::size_t>(p) <= mine ? ends[p - 1] : flat.size();
-    const std::size_t hi = static_cast<std::size_t>(p) < mine ? ends[p] : flat.size();
+    const auto [lo, hi] = exchange::piece_range(ends, p);
     asked.clear();
     for (std::size_t i = lo; i < hi; ++i)
       for (edge_count_t k = csr.offsets[flat[i]]; k < csr.offsets[flat[i] + 1]; ++k) asked.push_back(csr.columns[k]);
