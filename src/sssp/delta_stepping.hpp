@@ -84,6 +84,8 @@ class DeltaStepping : public SsspEngine {
     return b < static_cast<double>(tail_from_) ? static_cast<std::int64_t>(b) : kLastBucket;
   }
   std::int64_t bucket_of_vertex(local_t v) const { return bucket_of(labels_.dist(v)); }
+  // Vertices ahead whose rows are asked for while one is relaxed or pulls.
+  static constexpr std::size_t kRowPrefetch = 8;
   std::int64_t tail_from_ = kLastBucket;  // buckets from here on are the last one (SsspOptions::tail)
 
   // What a bucket does, decided in one place: plan_bucket.
@@ -140,7 +142,8 @@ class DeltaStepping : public SsspEngine {
   PullOffer best_pull_offer(edge_count_t begin, edge_count_t end, float lowest, float dv, std::int64_t& examined) const;
   // The first pull of a search: every vertex with a heavy edge may still gain, into open_.
   void list_open_vertices(int threads);
-  // The heavy relaxations from bucket b's settled vertices `fresh`, pulled. Collective.
+  // The heavy relaxations from bucket b's settled vertices `fresh`, pulled (sssp/heavy_pull.cpp,
+  // with heavy_entries and pull_heavy). Collective.
   void pull(std::int64_t b, std::span<const local_t> fresh, Counts& counts);
   // Each record's counts summed over the ranks (fused rounds: the most any rank took). Collective.
   void sum_over_ranks(std::span<BucketRecord> records) const;

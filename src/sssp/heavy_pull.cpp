@@ -1,0 +1,128 @@
+// The heavy step's choice between pushing and pulling, and the pull (Chakaravarthy et al., IPDPS
+// 2014): DeltaStepping's members that read the bucket's copy (sssp/bucket_copy.hpp), kept apart
+// from the bucket loop of delta_stepping.cpp.
+#include <omp.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "sssp/delta_stepping.hpp"
+
+namespace g500 {
+
+template <class Column>
+std::int64_t DeltaStepping<Column>::heavy_entries(std::span<const local_t> fresh) const {
+  std::int64_t heavy = 0;
+#pragma omp parallel for schedule(static) reduction(+ : heavy)
+  for (std::size_t i = 0; i < fresh.size(); ++i) {
+    const local_t u = fresh[i];
+    heavy += csr_.offsets[u + 1] - csr_.offsets[u] - light_[u];
+  }
+  return heavy;
+}
+
+template <class Column>
+bool DeltaStepping<Column>::pull_heavy(std::int64_t heavy) {
+  if (options_.heavy != HeavyDirection::automatic) return options_.heavy == HeavyDirection::pull;
+  std::int64_t work[2] = {heavy, with_edges_ - settled_here_};  // entries to push, vertices to pull
+  comm_.allreduce_inplace<std::int64_t>(work, mpi::Op::sum);
+  return static_cast<double>(work[0]) > kPullEdgesPerUnsettled * static_cast<double>(work[1]);
+}
+
+template <class Column>
+void DeltaStepping<Column>::list_open_vertices(int threads) {
+#pragma omp parallel num_threads(threads)
+  {
+    std::vector<local_t>& mine = still_open_[omp_get_thread_num()].value;
+    mine.clear();
+#pragma omp for schedule(static)
+    for (local_t v = 0; v < part_.local_count(); ++v)
+      if (csr_.offsets[v] + light_[v] < csr_.offsets[v + 1]) mine.push_back(v);
+  }
+  open_.clear();
+  for (const auto& mine : still_open_) open_.insert(open_.end(), mine.value.begin(), mine.value.end());
+  open_ready_ = true;
+}
+
+template <class Column>
+typename DeltaStepping<Column>::PullOffer DeltaStepping<Column>::best_pull_offer(edge_count_t begin, edge_count_t end,
+                                                                                 float lowest, float dv,
+                                                                                 std::int64_t& examined) const {
+  PullOffer best;
+  // Rows ascend by weight: past lowest + w >= what v has, no member can offer less.
+  for (edge_count_t k = begin; k < end; ++k) {
+    const float w = csr_.weights[k];
+    if (lowest + w > std::min(best.dist, dv)) break;
+    ++examined;
+    const vertex_t u = static_cast<vertex_t>(csr_.columns[k]);
+    if (!bucket_copy_.contains(u)) continue;
+    const float du = bucket_copy_.dist(u), d = du + w;
+    const bool flat = is_flat(du, d);
+    // Least (distance, flat, parent), the order of Labels::offer.
+    if (d < best.dist || (d == best.dist && (flat < best.flat || (flat == best.flat && u < best.parent)))) {
+      best = {d, u, flat};
+    }
+  }
+  return best;
+}
+
+template <class Column>
+void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh, Counts& counts) {
+  bucket_copy_.gather(comm_, part_, fresh, [&](local_t v) { return labels_.dist(v); });
+  const float lowest = bucket_copy_.lowest();
+  // Each thread keeps its contiguous share's vertices still open after a pull, in order.
+  const int threads = omp_get_max_threads();
+  still_open_.resize(threads);  // kept from pull to pull: fresh pages cost more than the scan
+  if (!open_ready_) list_open_vertices(threads);
+  std::int64_t examined = 0, useful = 0;
+#pragma omp parallel num_threads(threads) reduction(+ : examined, useful)
+  {
+    const int t = omp_get_thread_num(), n_threads = omp_get_num_threads();
+    // This thread's contiguous share, its still open vertices written without a branch.
+    const std::size_t lo = open_.size() * t / n_threads, hi = open_.size() * (t + 1) / n_threads;
+    std::vector<local_t>& keep = still_open_[t].value;
+    keep.resize(hi - lo);
+    std::size_t kept = 0;
+    for (std::size_t i = lo; i < hi; ++i) {
+      // Open vertices ascend, but their heavy rows start far apart: a miss each, asked ahead.
+      if (i + kRowPrefetch < hi) {
+        const local_t soon = open_[i + kRowPrefetch];
+        const edge_count_t heavy = csr_.offsets[soon] + light_[soon];
+        __builtin_prefetch(csr_.weights.data() + heavy);
+        __builtin_prefetch(csr_.columns.data() + heavy);
+      }
+      const local_t v = open_[i];
+      const float dv = labels_.dist(v);
+      const bool open = bucket_of(dv) > b;  // else settled: never pulls again
+      const edge_count_t begin = csr_.offsets[v] + light_[v], end = csr_.offsets[v + 1];
+      keep[kept] = v;
+      // Most vertices cannot gain (past the first pull, even v's lightest heavy edge from the
+      // bucket's nearest member offers no less than v has) or are settled: decided with one branch
+      // that guesses well, and `open` counted rather than tested.
+      if (lowest + csr_.weights[begin] > dv || !open) {
+        kept += open;
+        continue;
+      }
+      const PullOffer best = best_pull_offer(begin, end, lowest, dv, examined);
+      if (best.parent >= 0 && labels_.offer(v, best.dist, static_cast<Column>(best.parent), best.flat)) {
+        ++useful;
+        bins_.push(t, bucket_of(best.dist), v);
+      }
+      kept += bucket_of(std::min(best.dist, dv)) > b;
+    }
+    keep.resize(kept);
+  }
+  open_.clear();
+  for (const auto& keep : still_open_) open_.insert(open_.end(), keep.value.begin(), keep.value.end());
+  counts.relaxations += examined;
+  counts.useful += useful;
+}
+
+template std::int64_t DeltaStepping<std::uint32_t>::heavy_entries(std::span<const local_t>) const;
+template std::int64_t DeltaStepping<vertex_t>::heavy_entries(std::span<const local_t>) const;
+template bool DeltaStepping<std::uint32_t>::pull_heavy(std::int64_t);
+template bool DeltaStepping<vertex_t>::pull_heavy(std::int64_t);
+template void DeltaStepping<std::uint32_t>::pull(std::int64_t, std::span<const local_t>, Counts&);
+template void DeltaStepping<vertex_t>::pull(std::int64_t, std::span<const local_t>, Counts&);
+
+}  // namespace g500
