@@ -6,6 +6,7 @@
 #include <utility>
 #include <atomic>
 
+#include "bfs/bottom_up_scan.hpp"
 #include "bfs/id_width.hpp"
 #include "core/timer.hpp"
 #include "graph/degree_code.hpp"
@@ -277,115 +278,115 @@ void Hybrid1D<Column>::write_waiting_parents(std::span<vertex_t> parents) {
 
 template <class Column>
 StepCounts Hybrid1D<Column>::bottom_up_step(std::span<vertex_t> parents) {
-  return ordered_ ? bottom_up_pass<true>(parents) : bottom_up_pass<false>(parents);
+  const bool summary = options_.bottom_up.summary_check;
+  if (ordered_) return summary ? bottom_up_pass<true, true>(parents) : bottom_up_pass<true, false>(parents);
+  return summary ? bottom_up_pass<false, true>(parents) : bottom_up_pass<false, false>(parents);
 }
 
-// Kept whole, one parallel region: a word's row searches run an iteration after their rows were
-// prefetched, and the lambdas keep the tables in registers (as locals the compiler can trust).
-template <class Column>
-template <bool Ordered>
-StepCounts Hybrid1D<Column>::bottom_up_pass(std::span<vertex_t> parents) {
-  StepCounts total;
-  // Where a parent goes and the id it is written as (graph/window_order.hpp), read through locals.
-  const std::int16_t* const to_old = order_.to_old.data();
-  const std::int16_t* const to_old_all = to_old_all_.data();
-  const Column* const first_parent = first_parent_.data();
-  const auto place = [to_old](local_t v) {
+// One thread's share of a bottom-up step, as the shared scan's block (bfs/bottom_up_scan.hpp): this
+// rank's unvisited vertices, each looking for a parent in the gathered frontier. Compiled apart with
+// and without the degree order (Ordered: where a parent goes and the id it is written as are
+// lookups, graph/window_order.hpp) and the summary check (Summary: a row entry is tested against
+// the summary bitmap first), so that the hot loop tests neither. The tables are copied in as
+// pointers, which the compiler can keep in registers.
+namespace {
+
+template <class Column, bool Ordered, bool Summary>
+struct OwnBlockScan {
+  using Entry = Column;
+  const Csr1D<Column>& csr;
+  const Column* first_neighbour;  // each row's first entry, in the engine's numbering
+  const Column* first_parent;     // the same in original ids (Ordered)
+  const std::int16_t* to_old;     // Ordered: local vertex v's place is v + to_old[v]
+  const std::int16_t* to_old_all;  // Ordered: global vertex u's original id is u + to_old_all[u]
+  exchange::FrontierView frontier;
+  word_t* visited;
+  word_t* next;  // this rank's slice of the next frontier
+  vertex_t* parents;
+  std::int64_t words;
+  word_t last_mask;
+  StepCounts counts;
+
+  local_t place(local_t v) const {
     if constexpr (Ordered) return v + to_old[v];
     else return v;
-  };
-  const auto original = [to_old_all](vertex_t u) {
+  }
+  vertex_t original(vertex_t u) const {
     if constexpr (Ordered) return u + to_old_all[u];
     else return u;
-  };
-  const std::int64_t words = visited_.num_words();
-  const local_t n_local = part_.local_count();
-  const exchange::FrontierView frontier = gather_->view();
-  word_t* next_bits = gather_->next_slice().data();
-  word_t* visited_bits = visited_.data();
-  const auto in_frontier = [&](vertex_t u) { return frontier.contains(u); };
-  const bool summary_check = options_.bottom_up.summary_check;
-  // A word's unvisited vertices first try their first neighbour (the highest-degree one), read in
-  // order from its own compact array: that finds most parents without touching a row. The rows of
-  // those it does not find are prefetched then, and searched one word later, once they have
-  // arrived. (Unvisited vertices have a first neighbour: the isolated start out visited.)
+  }
+  // (Unvisited vertices have a first neighbour: the isolated start out visited.)
+  word_t unvisited(std::int64_t w) const { return ~visited[w] & (w == words - 1 ? last_mask : ~word_t{0}); }
+  std::int64_t row_length(local_t v) const { return csr.degree(v); }
+  const Column* row_begin(local_t v) const { return csr.begin(v); }
+  const Column* row_end(local_t v) const { return csr.end(v); }
+  bool in_frontier(Column u) const {
+    if constexpr (Summary) return frontier.contains(static_cast<vertex_t>(u));
+    else return frontier.frontier.test(static_cast<vertex_t>(u));
+  }
+
+  // Without branches: whether a first neighbour is in the frontier is a coin toss in the busiest
+  // levels. An unvisited vertex's parent is kNoParent already, so it is written either way. Word w
+  // of the next frontier is written here whole, and only added to later.
+  word_t try_first_entries(std::int64_t w, word_t todo) {
+    word_t found = 0;
+    for (; todo; todo &= todo - 1) {
+      const int b = __builtin_ctzll(todo);
+      const local_t v = w * kWordBits + b;
+      const vertex_t parent = static_cast<vertex_t>(first_neighbour[v]);
+      const word_t hit = frontier.frontier.test(parent);
+      vertex_t written = parent;
+      if constexpr (Ordered) written = static_cast<vertex_t>(first_parent[v]);
+      parents[place(v)] = hit ? written : kNoParent;
+      found |= hit << b;
+      counts.discovered_edges += static_cast<std::int64_t>(hit) * csr.degree(v);
+    }
+    counts.discovered += __builtin_popcountll(found);
+    next[w] = found;
+    return found;
+  }
+
+  void found_in_row(local_t v, Column u) {
+    parents[place(v)] = original(static_cast<vertex_t>(u));
+    ++counts.discovered;
+    counts.discovered_edges += csr.degree(v);
+  }
+  void mark(std::int64_t w, word_t newly) {
+    visited[w] |= newly;
+    next[w] |= newly;
+  }
+  void word_done() {}
+};
+
+}  // namespace
+
+template <class Column>
+template <bool Ordered, bool Summary>
+StepCounts Hybrid1D<Column>::bottom_up_pass(std::span<vertex_t> parents) {
+  // Threads take chunks of words, in turn, as rows vary in length.
   constexpr std::int64_t kChunkWords = 256;
+  const std::int64_t words = visited_.num_words();
   const std::int64_t chunks = (words + kChunkWords - 1) / kChunkWords;
-  const word_t last_mask = last_word_mask(n_local);
+  StepCounts total;
 #pragma omp parallel
   {
-    StepCounts mine;
-    const auto discover = [&](local_t v, vertex_t parent) {
-      parents[place(v)] = original(parent);
-      ++mine.discovered;
-      mine.discovered_edges += csr_.degree(v);
-    };
-    // The rows of word pw's vertices in `due`, each up to its first neighbour in the frontier;
-    // returns the vertices found.
-    const auto search_rows = [&](std::int64_t pw, word_t due, auto&& in) {
-      word_t found = 0;
-      for (; due; due &= due - 1) {
-        const int b = __builtin_ctzll(due);
-        const local_t v = pw * kWordBits + b;
-        for (const Column* it = csr_.begin(v) + 1; it < csr_.end(v); ++it) {
-          ++mine.edges_examined;
-          if (in(static_cast<vertex_t>(*it))) {
-            discover(v, static_cast<vertex_t>(*it));
-            found |= word_t{1} << b;
-            break;
-          }
-        }
-      }
-      return found;
-    };
+    OwnBlockScan<Column, Ordered, Summary> block{.csr = csr_,
+                                                 .first_neighbour = first_neighbour_.data(),
+                                                 .first_parent = first_parent_.data(),
+                                                 .to_old = order_.to_old.data(),
+                                                 .to_old_all = to_old_all_.data(),
+                                                 .frontier = gather_->view(),
+                                                 .visited = visited_.data(),
+                                                 .next = gather_->next_slice().data(),
+                                                 .parents = parents.data(),
+                                                 .words = words,
+                                                 .last_mask = last_word_mask(part_.local_count()),
+                                                 .counts = {}};
 #pragma omp for schedule(dynamic, 1) nowait
     for (std::int64_t c = 0; c < chunks; ++c) {
-      const std::int64_t first = c * kChunkWords, last = std::min(words, first + kChunkWords);
-      word_t rows_due = 0;  // vertices of word w - 1 whose rows are to search
-      for (std::int64_t w = first; w <= last; ++w) {
-        word_t need_rows = 0;
-        if (w < last) {
-          const word_t unvisited = ~visited_bits[w] & (w == words - 1 ? last_mask : ~word_t{0});
-          word_t todo = unvisited;
-          // Without branches: whether a first neighbour is in the frontier is a coin toss in the
-          // busiest levels. An unvisited vertex's parent is kNoParent already, so it is written
-          // either way.
-          word_t found = 0;
-          mine.edges_examined += __builtin_popcountll(todo);
-          for (; todo; todo &= todo - 1) {
-            const int b = __builtin_ctzll(todo);
-            const local_t v = w * kWordBits + b;
-            const vertex_t parent = static_cast<vertex_t>(first_neighbour_[v]);
-            const word_t hit = frontier.frontier.test(parent);
-            vertex_t written = parent;
-            if constexpr (Ordered) written = static_cast<vertex_t>(first_parent[v]);
-            parents[place(v)] = hit ? written : kNoParent;
-            found |= hit << b;
-            mine.discovered_edges += static_cast<std::int64_t>(hit) * csr_.degree(v);
-          }
-          mine.discovered += __builtin_popcountll(found);
-          // Rows of one entry have nothing past the first neighbour: neither fetched nor searched.
-          for (word_t rows = unvisited & ~found; rows; rows &= rows - 1) {
-            const int b = __builtin_ctzll(rows);
-            const local_t v = w * kWordBits + b;
-            if (csr_.degree(v) < 2) continue;
-            need_rows |= word_t{1} << b;
-            __builtin_prefetch(csr_.begin(v) + 1);
-          }
-          next_bits[w] = found;
-        }
-        if (rows_due) {
-          const std::int64_t pw = w - 1;
-          next_bits[pw] |= summary_check ? search_rows(pw, rows_due, in_frontier)
-                                         : search_rows(pw, rows_due, [&](vertex_t u) { return frontier.frontier.test(u); });
-          visited_bits[pw] |= next_bits[pw];
-        } else if (w > first) {
-          visited_bits[w - 1] |= next_bits[w - 1];
-        }
-        rows_due = need_rows;
-      }
+      bottom_up::scan(block, c * kChunkWords, std::min(words, (c + 1) * kChunkWords));
     }
-    total.add_atomic(mine);
+    total.add_atomic(block.counts);
   }
   return total;
 }

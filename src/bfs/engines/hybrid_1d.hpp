@@ -58,10 +58,9 @@ class Hybrid1D : public BfsEngine {
   static constexpr std::int64_t kClaimPrefetchDistance = 16;
   void prefetch_claim(local_t v, std::span<vertex_t> parents) const;
   StepCounts bottom_up_step(std::span<vertex_t> parents);
-  // The step itself, compiled apart with and without the degree order so that the hot loop tests
-  // nothing for it. Kept whole, one parallel region: each word's row searches run an iteration
-  // after their rows were prefetched, and the lambdas keep the tables in registers.
-  template <bool Ordered>
+  // The step itself (the shared scan, bfs/bottom_up_scan.hpp), compiled apart with and without
+  // the degree order and the summary check, so that the hot loop tests neither.
+  template <bool Ordered, bool Summary>
   StepCounts bottom_up_pass(std::span<vertex_t> parents);
   // What one thread reached in a top-down step. With the degree order the parents wait here too:
   // a parent's place is a lookup, cheaper in one prefetched pass after the step than on the spot.

@@ -8,6 +8,7 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "bfs/bottom_up_scan.hpp"
 #include "bfs/engines/grid_2d/grid_2d.hpp"
 #include "core/packed_ints.hpp"
 #include "core/timer.hpp"
@@ -83,17 +84,15 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
   return step;
 }
 
-// One thread's share of sub-step s over block k of the column: for each unvisited vertex of the
-// block, a parent in the row's frontier. As hybrid-1d, each vertex first tries its row's first
-// entry (the highest-degree one), read in order from the compact arrays, without branches (a hit is
-// a coin toss in the busiest levels); that finds most parents without touching a row. The rows of
-// the rest are prefetched and searched a word later, once they have arrived.
+// One thread's share of sub-step s over block k of the column, as the shared bottom-up scan's block
+// (bfs/bottom_up_scan.hpp): for each unvisited vertex of the block, a parent in the row's frontier.
 //
 // In this rank's own block (s == 0) a parent is written straight in. Another block's finds are
 // kept, in vertex order, for its owner: word w's first-entry finds wait (`before`) until word w's
 // row finds (`row_finds`), searched an iteration later, are merged in.
 template <class Column>
 struct Grid2D<Column>::BlockScan {
+  using Entry = Column;
   BlockScan(const Grid2D& engine, bool own_block, local_t offset, std::int64_t words, word_t last_mask, word_t* done,
             word_t* next, std::vector<word_t>& changed, std::span<vertex_t> parents, std::vector<FoundPair>& out)
       : engine(engine), own_block(own_block), offset(offset), words(words), last_mask(last_mask), done(done),
@@ -116,31 +115,13 @@ struct Grid2D<Column>::BlockScan {
   FoundPair before[kWordBits], ahead[kWordBits], row_finds[kWordBits];
   int n_before = 0, n_ahead = 0, n_row_finds = 0;
 
-  bool in_frontier(Column w) const { return (frontier[w >> 6] >> (w & 63)) & 1; }
-
-  // Words [first, last) of the block. Kept whole: the row searches of word w - 1 run in the
-  // iteration of word w, so that their prefetched rows have arrived.
-  void scan(std::int64_t first, std::int64_t last) {
-    word_t rows_due = 0;
-    for (std::int64_t w = first; w <= last; ++w) {
-      word_t need_rows = 0, newly = 0;
-      if (w < last) {
-        const word_t todo = ~done[w] & ~empty_rows[w] & (w == words - 1 ? last_mask : ~word_t{0});
-        counts.edges_examined += __builtin_popcountll(todo);
-        newly = own_block ? try_first_entries<true>(w, todo) : try_first_entries<false>(w, todo);
-        need_rows = fetch_rows(w, todo & ~newly);
-      }
-      if (rows_due) mark(w - 1, search_rows(w - 1, rows_due));
-      if (!own_block) {
-        merge_word();  // word w - 1's
-        std::copy(ahead, ahead + n_ahead, before);
-        n_before = n_ahead;
-        n_ahead = 0;
-      }
-      if (w < last) mark(w, newly);
-      rows_due = need_rows;
-    }
+  word_t unvisited(std::int64_t w) const {
+    return ~done[w] & ~empty_rows[w] & (w == words - 1 ? last_mask : ~word_t{0});
   }
+  std::int64_t row_length(local_t v) const { return engine.csr_.row_length(offset + v); }
+  const Column* row_begin(local_t v) const { return engine.csr_.begin(offset + v); }
+  const Column* row_end(local_t v) const { return engine.csr_.end(offset + v); }
+  bool in_frontier(Column w) const { return (frontier[w >> 6] >> (w & 63)) & 1; }
 
   // Row b of word w's first entry: after those of the word's rows below b that have entries.
   FirstEntry first_of(std::int64_t w, int b) const {
@@ -148,10 +129,12 @@ struct Grid2D<Column>::BlockScan {
     return engine.first_[first_before[w] + __builtin_popcountll(filled & ((word_t{1} << b) - 1))];
   }
 
-  // Each vertex of `todo` tries its row's first entry; returns those that hit. Compiled apart for
-  // the own block, where a parent is written either way (an unvisited vertex's parent is kNoParent
-  // already), and for another block, where every try is written to `ahead` and kept only when it
-  // hits.
+  word_t try_first_entries(std::int64_t w, word_t todo) {
+    return own_block ? try_first_entries<true>(w, todo) : try_first_entries<false>(w, todo);
+  }
+  // Compiled apart for the own block, where a parent is written either way (an unvisited vertex's
+  // parent is kNoParent already), and for another block, where every try is written to `ahead` and
+  // kept only when it hits. Without branches: a hit is a coin toss in the busiest levels.
   template <bool Own>
   word_t try_first_entries(std::int64_t w, word_t todo) {
     word_t newly = 0;
@@ -160,7 +143,7 @@ struct Grid2D<Column>::BlockScan {
       const FirstEntry first = first_of(w, b);
       const word_t hit = in_frontier(first.position);
       if constexpr (Own) {
-        // the parent if hit, else kNoParent (-1), in arithmetic: a branch would mispredict
+        // the parent if hit, else kNoParent (-1), in arithmetic
         const vertex_t mask = -static_cast<vertex_t>(hit);
         parents[w * kWordBits + b] = (static_cast<vertex_t>(first.vertex) & mask) | ~mask;
       } else {
@@ -172,39 +155,10 @@ struct Grid2D<Column>::BlockScan {
     return newly;
   }
 
-  // Of word w's vertices in `rest`, those with entries past the first: their rows are fetched now
-  // and searched in the next iteration.
-  word_t fetch_rows(std::int64_t w, word_t rest) const {
-    word_t need_rows = 0;
-    for (; rest; rest &= rest - 1) {
-      const int b = __builtin_ctzll(rest);
-      const local_t row = offset + w * kWordBits + b;
-      if (engine.csr_.row_length(row) < 2) continue;
-      need_rows |= word_t{1} << b;
-      __builtin_prefetch(engine.csr_.begin(row) + 1);
-    }
-    return need_rows;
-  }
-
-  // The rows past their first entry of word w's vertices in `due`, each up to its first entry in
-  // the frontier; returns the vertices found.
-  word_t search_rows(std::int64_t w, word_t due) {
-    word_t hits = 0;
-    for (; due; due &= due - 1) {
-      const int b = __builtin_ctzll(due);
-      const local_t v = w * kWordBits + b;
-      for (const Column* it = engine.csr_.begin(offset + v) + 1; it != engine.csr_.end(offset + v); ++it) {
-        ++counts.edges_examined;
-        if (in_frontier(*it)) {
-          const Column parent = engine.w_to_global_[*it];
-          if (own_block) parents[v] = static_cast<vertex_t>(parent);
-          else row_finds[n_row_finds++] = found_pair(v, parent);
-          hits |= word_t{1} << b;
-          break;
-        }
-      }
-    }
-    return hits;
+  void found_in_row(local_t v, Column entry) {
+    const Column parent = engine.w_to_global_[entry];
+    if (own_block) parents[v] = static_cast<vertex_t>(parent);
+    else row_finds[n_row_finds++] = found_pair(v, parent);
   }
 
   // Word w's vertices found: into the block's bitmap, and this block's next frontier or the summary
@@ -215,10 +169,16 @@ struct Grid2D<Column>::BlockScan {
     else if (newly) changed[w / kWordBits] |= word_t{1} << (w % kWordBits);
   }
 
-  void merge_word() {
+  // Another block: the previous word's first-entry and row finds, merged into `out`; this word's
+  // first-entry finds wait their turn.
+  void word_done() {
+    if (own_block) return;
     std::merge(before, before + n_before, row_finds, row_finds + n_row_finds, std::back_inserter(out),
                [](const FoundPair& a, const FoundPair& b) { return found_vertex(a) < found_vertex(b); });
     n_row_finds = 0;
+    std::copy(ahead, ahead + n_ahead, before);
+    n_before = n_ahead;
+    n_ahead = 0;
   }
 };
 
@@ -239,7 +199,7 @@ StepCounts Grid2D<Column>::search_block(int s, int k, std::span<vertex_t> parent
                    list.pairs);
 #pragma omp for schedule(dynamic, 1) nowait
     for (std::int64_t chunk = 0; chunk < (words + kScanChunk - 1) / kScanChunk; ++chunk) {
-      scan.scan(chunk * kScanChunk, std::min(words, (chunk + 1) * kScanChunk));
+      bottom_up::scan(scan, chunk * kScanChunk, std::min(words, (chunk + 1) * kScanChunk));
     }
     if (!list.pairs.empty() && found_to_messages) {
       exchange::FoundParentsEncoder encoder(list.messages, list.pairs.size(), count, parent_bits_);
