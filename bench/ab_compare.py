@@ -12,32 +12,12 @@ import json
 import os
 import shlex
 import statistics
-import subprocess
 import sys
-import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-MPIRUN = os.path.join(ROOT, "scripts", "mpirun")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlib  # noqa: E402
 
-
-def shown(path):
-    """A path as the results record it: relative to the repository when inside it."""
-    path = os.path.abspath(path)
-    return os.path.relpath(path, ROOT) if path.startswith(ROOT + os.sep) else os.path.basename(path)
-
-
-def run_once(binary, args, np, threads, out_json, kernel="bfs"):
-    cmd = [MPIRUN, "-np", str(np), binary] + args + ["--quiet", "--json", out_json]
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    if p.returncode != 0:
-        raise SystemExit("failed: %s\n%s" % (shlex.join(cmd), p.stderr[-2000:]))
-    with open(out_json) as f:
-        r = json.load(f)
-    stats = r["sssp"]["statistics"] if kernel == "sssp" else r["statistics"]
-    return {"mean_time": stats["time"]["mean"], "teps": stats["TEPS"]["harmonic_mean"],
-            "construction": r["construction_time"], "validation": stats.get("validate", {}).get("mean", 0.0)}
+KEYS = ("mean_time", "harmonic_mean_teps", "construction_time", "mean_validate")
 
 
 def main():
@@ -59,30 +39,32 @@ def main():
     common = [a for a in o.args if a != "--"]
     a_cmd = common + shlex.split(o.a_args)
     b_cmd = common + shlex.split(o.b_args)
-    rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for i in range(o.pairs):
-            a = run_once(o.a, a_cmd, o.np, o.threads, os.path.join(tmp, "a.json"), o.kernel)
-            b = run_once(o.b, b_cmd, o.np, o.threads, os.path.join(tmp, "b.json"), o.kernel)
-            rows.append((a, b))
-            print("pair %d: mean search %.5f / %.5f s, TEPS %.4g / %.4g, construction %.3f / %.3f s, validation %.3f / %.3f s a root" % (
-                i + 1, a["mean_time"], b["mean_time"], a["teps"], b["teps"], a["construction"], b["construction"],
-                a["validation"], b["validation"]), file=sys.stderr, flush=True)
+    binaries = {"A": os.path.abspath(o.a), "B": os.path.abspath(o.b)}
+    settings = {"A": a_cmd, "B": b_cmd}
+
+    def run_one(name):
+        result, _ = benchlib.g500_json(binaries[name], o.np, settings[name], o.threads)
+        figures = benchlib.kernel_figures(result, o.kernel)
+        print("%s: mean search %.5f s, TEPS %.4g, construction %.3f s, validation %.3f s a root" % (
+            name, figures["mean_time"], figures["harmonic_mean_teps"], figures["construction_time"],
+            figures["mean_validate"]), file=sys.stderr, flush=True)
+        return figures
+
+    runs = benchlib.in_turn({"A": "A", "B": "B"}, o.pairs, run_one)
     summary = {}
-    for key in ("mean_time", "teps", "construction", "validation"):
-        if any(a[key] <= 0 or b[key] <= 0 for a, b in rows):
+    for key in KEYS:
+        if any(r[key] <= 0 for r in runs["A"] + runs["B"]):
             continue  # not validated
-        ratios = [a[key] / b[key] for a, b in rows]
-        summary[key] = {"median_a": statistics.median(a[key] for a, _ in rows),
-                        "median_b": statistics.median(b[key] for _, b in rows),
-                        "ratios_a_over_b": ratios, "median_ratio": statistics.median(ratios),
-                        "min_ratio": min(ratios), "max_ratio": max(ratios)}
-        print("%-13s A median %.5g  B median %.5g  A/B median %.3f (min %.3f, max %.3f)" % (
-            key, summary[key]["median_a"], summary[key]["median_b"], summary[key]["median_ratio"],
-            summary[key]["min_ratio"], summary[key]["max_ratio"]))
+        ratio = benchlib.ratios(runs["A"], runs["B"], key)
+        summary[key] = {"median_a": statistics.median(r[key] for r in runs["A"]),
+                        "median_b": statistics.median(r[key] for r in runs["B"]),
+                        "ratios_a_over_b": ratio["ratios"], "median_ratio": ratio["median"],
+                        "min_ratio": ratio["min"], "max_ratio": ratio["max"]}
+        print("%-17s A median %.5g  B median %.5g  A/B median %.3f (min %.3f, max %.3f)" % (
+            key, summary[key]["median_a"], summary[key]["median_b"], ratio["median"], ratio["min"], ratio["max"]))
     if o.out:
-        record = {"a": "OMP_NUM_THREADS=%d scripts/mpirun -np %d %s %s" % (o.threads, o.np, shown(o.a), shlex.join(a_cmd)),
-                  "b": "OMP_NUM_THREADS=%d scripts/mpirun -np %d %s %s" % (o.threads, o.np, shown(o.b), shlex.join(b_cmd)),
+        record = {"a": "OMP_NUM_THREADS=%d %s" % (o.threads, benchlib.shown(benchlib.mpirun(o.np) + [binaries["A"]] + a_cmd)),
+                  "b": "OMP_NUM_THREADS=%d %s" % (o.threads, benchlib.shown(benchlib.mpirun(o.np) + [binaries["B"]] + b_cmd)),
                   "a_is": o.a_is, "b_is": o.b_is, "pairs": o.pairs, "summary": summary}
         with open(o.out, "w") as f:
             json.dump(record, f, indent=1)

@@ -16,9 +16,9 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import run_bench  # noqa: E402
+import benchlib  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = benchlib.ROOT
 DEFAULT_SIZES = [16, 64, 256, 1024, 4096, 16384, 65536]
 
 
@@ -26,13 +26,13 @@ def g500_run(binary, scale, np, roots, extra):
     """One g500 run (1 thread per rank); returns its JSON."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "r.json")
-        cmd = run_bench.mpirun(np) + [binary, "--scale", str(scale), "--roots", str(roots)] + extra + \
+        cmd = benchlib.mpirun(np) + [binary, "--scale", str(scale), "--roots", str(roots)] + extra + \
             ["--quiet", "--json", out]
-        run_bench.execute(cmd, 1)
+        benchlib.execute(cmd, 1)
         with open(out) as f:
             result = json.load(f)
-    shown_cmd = run_bench.mpirun(np) + [binary, "--scale", str(scale), "--roots", str(roots)] + extra
-    result["shown_command"] = "OMP_NUM_THREADS=1 " + run_bench.shown(shown_cmd)
+    shown_cmd = benchlib.mpirun(np) + [binary, "--scale", str(scale), "--roots", str(roots)] + extra
+    result["shown_command"] = "OMP_NUM_THREADS=1 " + benchlib.shown(shown_cmd)
     return result
 
 
@@ -83,8 +83,8 @@ def main():
         sweep["hybrid_1d"] = {"command": r["shown_command"], "mean_time": r["statistics"]["time"]["mean"],
                               "teps": r["statistics"]["TEPS"]["harmonic_mean"], **per_search(r, args.np)}
     if args.reference:
-        run_bench.PEER_NAMES[args.reference] = "REFERENCE/src/graph500_reference_bfs"
-        ref = run_bench.run_reference(args.reference, args.scale, args.np)
+        benchlib.name_peer(args.reference, "REFERENCE/src/graph500_reference_bfs")
+        ref = benchlib.run_reference(args.reference, args.scale, args.np)
         sweep["reference_3_0"] = {"command": ref["command"], "mean_time": ref["mean_time"],
                                   "teps": ref["harmonic_mean_teps"]}
     os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)

@@ -16,9 +16,9 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import run_bench  # noqa: E402
+import benchlib  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = benchlib.ROOT
 
 
 def pruning(result):
@@ -44,11 +44,11 @@ def run_engine(binary, engine, scale, np, threads, roots):
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "r.json")
         args = ["--scale", str(scale), "--roots", str(roots), "--bfs", engine, "--skip-validation"]
-        run_bench.execute(run_bench.mpirun(np) + [binary] + args + ["--quiet", "--json", out], threads)
+        benchlib.execute(benchlib.mpirun(np) + [binary] + args + ["--quiet", "--json", out], threads)
         with open(out) as f:
             r = json.load(f)
     row = {"code": "g500 " + engine, "scale": scale, "np": np, "threads": threads,
-           "command": "OMP_NUM_THREADS=%d %s" % (threads, run_bench.shown(run_bench.mpirun(np) + [binary] + args)),
+           "command": "OMP_NUM_THREADS=%d %s" % (threads, benchlib.shown(benchlib.mpirun(np) + [binary] + args)),
            "mean_time": r["statistics"]["time"]["mean"], "harmonic_mean_teps": r["statistics"]["TEPS"]["harmonic_mean"],
            "bytes_sent_per_search": statistics.mean(sum(l["traffic"]["bytes_sent"] for l in x["levels"]) for x in r["runs"])}
     if engine == "sort-unique":
@@ -71,7 +71,7 @@ def main():
     parser.add_argument("-o", "--output", required=True)
     args = parser.parse_args()
     if args.reference:
-        run_bench.PEER_NAMES[args.reference] = "REFERENCE/src/graph500_reference_bfs"
+        benchlib.name_peer(args.reference, "REFERENCE/src/graph500_reference_bfs")
     rows = []
     for scale in [int(s) for s in args.scales.split(",")]:
         for np in [int(n) for n in args.np.split(",")]:
@@ -81,7 +81,7 @@ def main():
                 print("%-22s SCALE %d np %d x %d: mean %.4f s, %.3g TEPS" % (rows[-1]["code"], scale, np, threads,
                       rows[-1]["mean_time"], rows[-1]["harmonic_mean_teps"]), file=sys.stderr, flush=True)
             if args.reference:
-                ref = run_bench.run_reference(args.reference, scale, np)
+                ref = benchlib.run_reference(args.reference, scale, np)
                 rows.append(ref)
                 print("reference 3.0          SCALE %d np %d: mean %.4f s, %.3g TEPS" % (scale, np, ref["mean_time"],
                       ref["harmonic_mean_teps"]), file=sys.stderr, flush=True)

@@ -15,9 +15,9 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import run_bench  # noqa: E402
+import benchlib  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = benchlib.ROOT
 
 
 def write_text_copies(binary, weights, text, mtx, vertices):
@@ -37,7 +37,7 @@ def write_text_copies(binary, weights, text, mtx, vertices):
 
 
 def run(binary, np, roots, args, label, path=None):
-    r, command = run_bench.g500_json(binary, np, args + ["--roots", str(roots), "--skip-validation"])
+    r, command = benchlib.g500_json(binary, np, args + ["--roots", str(roots), "--skip-validation"])
     shown = r["edge_source"]
     if path:  # the files live in a temporary folder: results name them by extension only
         command = command.replace(path, "FILE." + path.rsplit(".", 1)[1])
@@ -63,7 +63,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         edges, weights = os.path.join(tmp, "g.bin"), os.path.join(tmp, "g.w")
         text, mtx = os.path.join(tmp, "g.el"), os.path.join(tmp, "g.mtx")
-        run_bench.execute(run_bench.mpirun(a.np) + [binary, "generate", "--scale", str(a.scale), "-o", edges,
+        benchlib.execute(benchlib.mpirun(a.np) + [binary, "generate", "--scale", str(a.scale), "-o", edges,
                                                      "--weights", weights, "-q"], 1)
         write_text_copies(edges, weights, text, mtx, 1 << a.scale)
         rows.append(run(binary, a.np, a.roots, ["--scale", str(a.scale)], "generator"))

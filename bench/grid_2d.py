@@ -21,9 +21,9 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import run_bench  # noqa: E402
+import benchlib  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = benchlib.ROOT
 
 
 def logical(result, name):
@@ -32,7 +32,7 @@ def logical(result, name):
 
 def run(binary, engine, scale, np, roots, extra=()):
     args = ["--scale", str(scale), "--roots", str(roots), "--bfs", engine, "--skip-validation"] + list(extra)
-    r, command = run_bench.g500_json(binary, np, args)
+    r, command = benchlib.g500_json(binary, np, args)
     fold_edges, fold_bytes = logical(r, "fold.edges"), logical(r, "fold.bytes")
     return {
         "engine": engine, "scale": scale, "np": np, "layout": r["graph"]["layout"],
@@ -73,12 +73,11 @@ def main():
         at16.append(dict(run(binary, "hybrid-2d", a.scale16, 16, a.roots, ["--grid", grid]),
                          engine="hybrid-2d --grid " + grid))
 
-    pairs = []
-    for _ in range(a.pairs):
-        two = run(binary, "hybrid-2d", a.pair_scale, 4, a.roots)
-        one = run(binary, "hybrid-1d", a.pair_scale, 4, a.roots)
-        pairs.append({"hybrid_2d_mean_time": two["mean_time"], "hybrid_1d_mean_time": one["mean_time"],
-                      "ratio_2d_over_1d": two["mean_time"] / one["mean_time"]})
+    turns = benchlib.in_turn({e: e for e in ("hybrid-2d", "hybrid-1d")}, a.pairs,
+                             lambda engine: run(binary, engine, a.pair_scale, 4, a.roots))
+    pairs = [{"hybrid_2d_mean_time": two["mean_time"], "hybrid_1d_mean_time": one["mean_time"],
+              "ratio_2d_over_1d": two["mean_time"] / one["mean_time"]}
+             for two, one in zip(turns["hybrid-2d"], turns["hybrid-1d"])]
 
     def find(engine, scale, np, source=rows):
         return next(r for r in source if r["engine"] == engine and r["scale"] == scale and r["np"] == np)

@@ -26,9 +26,9 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import run_bench  # noqa: E402
+import benchlib  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = benchlib.ROOT
 
 
 def most_square(ranks):
@@ -53,7 +53,7 @@ def options(np, hubs):
 
 def run(binary, scale, np, k, roots, extra):
     args = ["--scale", str(scale), "--roots", str(roots), "--skip-validation", "--ranks-per-node", str(k)] + extra
-    r, command = run_bench.g500_json(binary, np, args)
+    r, command = benchlib.g500_json(binary, np, args)
     search = r["traffic"]["search"]
     n = len(r["runs"])
     gather = search["ops"].get("allgather", {})
@@ -106,10 +106,7 @@ def main():
     for item in a.settings.split(","):
         np, k = (int(x) for x in item.split(":"))
         opts = options(np, a.hubs)
-        runs = {name: [] for name in opts}
-        for _ in range(a.reps):
-            for name, extra in opts.items():
-                runs[name].append(run(binary, a.scale, np, k, a.roots, extra))
+        runs = benchlib.in_turn(opts, a.reps, lambda extra: run(binary, a.scale, np, k, a.roots, extra))
         rows = {name: median_row(r) for name, r in runs.items()}
         plain, td = rows["plain"], rows["top-down plain"]
         n, m = (int(x) for x in most_square(np).split("x"))

@@ -5,6 +5,7 @@ result; tests/layout/results_index_test.py checks that the index names every fil
 
   bench/results_index.py            # rewrites bench/results/README.md
 """
+import argparse
 import json
 import os
 import subprocess
@@ -16,20 +17,19 @@ INDEX = os.path.join(RESULTS, "README.md")
 
 # What each folder measures (docs/results.md has the records that cite the files).
 FOLDERS = {
-    ".": "SCALE 22 sitting beside the peers (bench/run_bench.py): summary.json and g500's own --json",
+    "ab": "paired runs of two builds (bench/ab_compare.py): a change's cost, named by what it measures and the commits",
     "coalescing": "top-down-1d's --coalescing-size sweep beside paper 001's model (bench/coalescing_sweep.py)",
     "graph_files": "graph files in: generate, read back, relabel (bench/graph_files.py)",
     "grid_2d": "the 2D engines beside hybrid-1d: time, bytes, fold compression (bench/grid_2d.py)",
-    "issue5": "traffic counters checked by hand, and their cost (bench/traffic_by_hand.py, bench/ab_compare.py)",
     "node_aware": "hybrid-1d's node options on pretend nodes; the summary granularity sweep",
-    "scale22": "whole run at SCALE 22: memory estimate against the measured peak (bench/whole_run.py)",
-    "scale26": "whole runs at SCALE 26, BFS alone and both kernels (bench/whole_run.py)",
-    "scale27": "whole runs at SCALE 27, the largest this 24 GiB machine holds (bench/whole_run.py)",
+    "peers": "SCALE 22 sitting beside GAPBS, the Fugaku code and the reference (bench/run_bench.py)",
     "scale_lab": "SIMULATED: SimGrid SMPI weak scaling and calibration (bench/simulate.py, docs/scale.md)",
     "scaling": "SCALE 16 to 24: TEPS, construction, bytes per tuple (bench/scaling.py)",
     "sort_unique": "the sort-unique engine (CPU build) beside hybrid-1d",
-    "sssp": "kernel 3: sittings beside the reference and GAPBS, delta sweeps, paired A/B runs (bench/sssp.py)",
-    "validation_batch": "validation batch sizes and their paired runs (bench/validation_batch.py)",
+    "sssp": "kernel 3: sittings beside the reference and GAPBS, delta sweeps (bench/sssp.py)",
+    "traffic": "traffic counters checked by hand, and what counting costs (bench/traffic_by_hand.py)",
+    "validation_batch": "validation batch sizes in turn (bench/validation_batch.py)",
+    "whole_run": "whole benchmark runs at SCALE 22 to 27: wall time, peak memory and its estimate (bench/whole_run.py)",
 }
 
 
@@ -53,12 +53,13 @@ def recorded_command(path):
 
 
 def added_in(path):
-    out = subprocess.run(["git", "log", "--diff-filter=A", "--format=%h", "-1", "--", path], cwd=ROOT,
+    out = subprocess.run(["git", "log", "--follow", "--diff-filter=A", "--format=%h", "-1", "--", path], cwd=ROOT,
                          capture_output=True, text=True)
     return out.stdout.strip() or "(not committed)"
 
 
 def main():
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     lines = ["# bench/results: what each file shows", "",
              "Written by `bench/results_index.py`; the records that cite these files, with their dates and",
              "the figures read off them, are in docs/results.md. Commands are as each file records them",

@@ -6,7 +6,7 @@ Writes bench/results/scaling/summary.json with the exact commands (relative to t
 and a plot of the curves with --plot.
 
   bench/scaling.py [--scales 16 18 20 22 24] [--np 2] [--threads 1] [--roots 64]
-                   [--fugaku FUGAKU/mpi/runnable] [--gapbs GAPBS/bfs] [--plot]
+                   [--fugaku PATH/runnable] [--plot]
 
 Peak memory of the peers is the largest process's, read by /usr/bin/time -v around each rank.
 """
@@ -14,57 +14,29 @@ import argparse
 import datetime
 import json
 import os
-import re
-import shlex
-import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlib  # noqa: E402
+
+HERE = benchlib.HERE
+ROOT = benchlib.ROOT
 
 
-def run(cmd, threads):
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-    print("+ OMP_NUM_THREADS=%d %s" % (threads, shlex.join(cmd)), file=sys.stderr, flush=True)
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
-    if p.returncode != 0:
-        raise SystemExit("failed (%d): %s\n%s" % (p.returncode, shlex.join(cmd), p.stderr[-3000:]))
-    return p
-
-
-def g500_row(scale, np, threads, roots, results):
-    out = os.path.relpath(os.path.join(results, "g500_s%d_np%d_t%d.json" % (scale, np, threads)), ROOT)
-    cmd = ["scripts/mpirun", "-np", str(np), "build/g500", "--scale", str(scale), "--roots", str(roots),
-           "--quiet", "--json", out]
-    run(cmd, threads)
-    with open(os.path.join(ROOT, out)) as f:
-        r = json.load(f)
-    s = r["statistics"]
-    return {"code": "g500", "scale": scale, "np": np, "threads": threads, "roots": roots,
-            "command": "OMP_NUM_THREADS=%d %s" % (threads, shlex.join(cmd)),
-            "harmonic_mean_teps": s["TEPS"]["harmonic_mean"], "mean_time": s["time"]["mean"],
-            "construction_time": r["construction_time"], "mean_validate": s["validate"]["mean"],
-            "peak_total_bytes": r["memory"]["peak_total"], "peak_bytes_per_tuple": r["memory"]["peak_bytes_per_tuple"],
-            "peak_per_rank": r["memory"]["peak_per_rank"], "estimate_per_rank": r["memory"]["estimate_per_rank"]}
-
-
-def number(pattern, text):
-    m = re.search(pattern, text, re.MULTILINE)
-    return float(m.group(1)) if m else None
+def g500_row(scale, np, threads, roots):
+    r, command = benchlib.g500_json("build/g500", np, ["--scale", str(scale), "--roots", str(roots)], threads)
+    row = {"code": "g500", "scale": scale, "np": np, "threads": threads, "roots": roots, "command": command}
+    row.update(benchlib.kernel_figures(r))
+    row.update({"peak_total_bytes": r["memory"]["peak_total"], "peak_bytes_per_tuple": r["memory"]["peak_bytes_per_tuple"],
+                "peak_per_rank": r["memory"]["peak_per_rank"], "estimate_per_rank": r["memory"]["estimate_per_rank"]})
+    return row
 
 
 def fugaku_row(binary, scale, np, threads, roots):
-    # -v 1: the code's -v 0 sleeps between roots. /usr/bin/time -v around each rank gives its peak.
-    cmd = ["scripts/mpirun", "-np", str(np), "/usr/bin/time", "-v", binary, str(scale), "-n", str(roots), "-v", "1"]
-    p = run(cmd, threads)
-    peaks = [int(x) * 1024 for x in re.findall(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr)]
-    tuples = 16 * 2 ** scale
-    return {"code": "fugaku", "scale": scale, "np": np, "threads": threads, "roots": roots,
-            "command": "OMP_NUM_THREADS=%d %s" % (threads, shlex.join(cmd[:4] + ["FUGAKU/mpi/runnable"] + cmd[5:])),
-            "harmonic_mean_teps": number(r"^harmonic_mean_TEPS:\s+(\S+)", p.stdout),
-            "mean_time": number(r"^mean_time:\s+(\S+)", p.stdout),
-            "construction_time": number(r"^construction_time:\s+(\S+)", p.stdout),
-            "peak_total_bytes": sum(peaks), "peak_bytes_per_tuple": sum(peaks) / tuples if peaks else None}
+    row = benchlib.run_fugaku(binary, scale, np, threads, roots)
+    row["roots"] = roots
+    row["peak_bytes_per_tuple"] = row["peak_total_bytes"] / (16 * 2 ** scale) if row["peak_total_bytes"] else None
+    return row
 
 
 def plot(rows, path):
@@ -103,10 +75,11 @@ def main():
     ap.add_argument("--results", default=os.path.join(HERE, "results", "scaling"))
     ap.add_argument("--plot", action="store_true", help="also write scaling.png beside the summary")
     o = ap.parse_args()
+    benchlib.name_peer(o.fugaku, "FUGAKU/mpi/runnable")
     os.makedirs(o.results, exist_ok=True)
     rows = []
     for scale in o.scales:
-        rows.append(g500_row(scale, o.np, o.threads, o.roots, o.results))
+        rows.append(g500_row(scale, o.np, o.threads, o.roots))
         if o.fugaku:
             rows.append(fugaku_row(o.fugaku, scale, o.np, o.threads, o.roots))
     with open(os.path.join(o.results, "summary.json"), "w") as f:

@@ -31,12 +31,14 @@ import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlib  # noqa: E402
+
+HERE = benchlib.HERE
+ROOT = benchlib.ROOT
 PLATFORMS = os.path.join(ROOT, "sim", "platforms")
 SMPI_BINARY = os.path.join(ROOT, "build-smpi", "g500-smpi")
 REAL_BINARY = os.path.join(ROOT, "build", "g500")
-MPIRUN = os.path.join(ROOT, "scripts", "mpirun")
 # Host speed: the platforms' cores run at 1Gf and smpirun is told this machine runs at 1Gf, so a
 # simulated core computes exactly as fast as this machine's core measured it.
 # Collectives: Open MPI's algorithm choices (coll-selector ompi), as the real runs here make them; SMPI's
@@ -70,11 +72,6 @@ CONFIGS = {
     "hybrid-1d-all-node": ["--bfs", "hybrid-1d", "--node-shared", "--parallel-allgather", "--relay", "auto",
                            "--hubs", "1024"],
 }
-
-
-def shown(path):
-    """A path as the results record it: relative to the repository."""
-    return os.path.relpath(path, ROOT) if os.path.abspath(path).startswith(ROOT + os.sep) else os.path.basename(path)
 
 
 def hostfile(ranks, per_node, folder):
@@ -117,7 +114,7 @@ def platform_file(platform, link_bw, folder):
         text = f.read()
     changed = re.sub(r'(<cluster\b[^>]*?\s)bw="[^"]*"', r'\g<1>bw="%s"' % link_bw, text, count=1)
     if changed == text:
-        raise SystemExit("%s: no cluster bw attribute to change" % shown(path))
+        raise SystemExit("%s: no cluster bw attribute to change" % benchlib.shown([path]))
     copy = os.path.join(folder, "%s-%s.xml" % (platform, link_bw))
     with open(copy, "w") as f:
         f.write(changed)
@@ -147,22 +144,17 @@ def simulate(platform, ranks, per_node, scale, args, roots, validate, folder, li
     record = summarize(result)
     record.update({"ranks": ranks, "ranks_per_node": per_node, "scale": scale, "simulation_wall_seconds": wall,
                    "command": " ".join(["smpirun", "-np", str(ranks), "-platform",
-                                        shown(cmd[4]) if not link_bw else "%s.xml(links %s)" % (
-                                            shown(os.path.join(PLATFORMS, platform)), link_bw),
+                                        benchlib.shown([cmd[4]]) if not link_bw else "%s.xml(links %s)" % (
+                                            benchlib.shown([os.path.join(PLATFORMS, platform)]), link_bw),
                                         "-hostfile", "HOSTS(%d a node)" % per_node] + config +
-                                       [shown(SMPI_BINARY)] + [a if a != out else "RESULT.json" for a in g500])})
+                                       [benchlib.shown([SMPI_BINARY])] + [a if a != out else "RESULT.json" for a in g500])})
     return record
 
 
-def real(np_, scale, roots, folder):
-    out = os.path.join(folder, "real.json")
-    cmd = [MPIRUN, "-np", str(np_), REAL_BINARY, "--scale", str(scale), "--roots", str(roots), "--skip-validation",
-           "-q", "--json", out]
-    p = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="1"))
-    if p.returncode != 0:
-        raise SystemExit("failed: %s\n%s" % (" ".join(cmd), p.stderr[-3000:]))
-    with open(out) as f:
-        return json.load(f)["statistics"]["time"]["mean"]
+def real(np_, scale, roots):
+    result, _ = benchlib.g500_json(REAL_BINARY, np_, ["--scale", str(scale), "--roots", str(roots),
+                                                      "--skip-validation"])
+    return result["statistics"]["time"]["mean"]
 
 
 def calibrate(a):
@@ -170,7 +162,7 @@ def calibrate(a):
     with tempfile.TemporaryDirectory() as tmp:
         for scale in a.scales:
             for np_ in a.np:
-                measured = real(np_, scale, a.roots, tmp)
+                measured = real(np_, scale, a.roots)
                 sim = simulate("this_machine", np_, np_, scale, ["--bfs", "hybrid-1d"], a.roots, False, tmp)
                 rows.append({"scale": scale, "np": np_, "real_mean_time": measured, "simulated_mean_time": sim["mean_time"],
                              "error": sim["mean_time"] / measured - 1})
@@ -255,7 +247,7 @@ def main():
     a = ap.parse_args()
     for binary in ([SMPI_BINARY] + ([REAL_BINARY] if a.what == "calibrate" else [])):
         if not os.path.exists(binary):
-            raise SystemExit("no %s: build it first (make sim%s)" % (shown(binary), ", make build" if "smpi" not in binary else ""))
+            raise SystemExit("no %s: build it first (make sim%s)" % (benchlib.shown([binary]), ", make build" if "smpi" not in binary else ""))
     if a.what == "weak":
         unknown = [c for c in a.configs if c not in CONFIGS]
         if unknown:

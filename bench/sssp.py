@@ -24,9 +24,9 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import run_bench  # noqa: E402
+import benchlib  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = benchlib.ROOT
 
 
 def layout(text):
@@ -36,7 +36,7 @@ def layout(text):
 
 def run_g500(binary, scale, np, threads, roots, extra=(), kernels="bfs,sssp"):
     args = ["--scale", str(scale), "--roots", str(roots), "--kernels", kernels] + list(extra)
-    r, command = run_bench.g500_json(binary, np, args, threads)
+    r, command = benchlib.g500_json(binary, np, args, threads)
     sssp = r["sssp"]["statistics"]
     row = {"code": "g500", "scale": scale, "np": np, "threads": threads, "command": command,
            "mean_time": sssp["time"]["mean"], "harmonic_mean_teps": sssp["TEPS"]["harmonic_mean"],
@@ -54,34 +54,20 @@ def run_g500(binary, scale, np, threads, roots, extra=(), kernels="bfs,sssp"):
     return row
 
 
-def run_reference(binary, scale, np):
-    cmd = run_bench.mpirun(np) + [binary, str(scale), "16"]
-    out = run_bench.execute(cmd, 1, {"SKIP_VALIDATION": "1"})
-    return {"code": "reference-3.0", "scale": scale, "np": np, "threads": 1,
-            "command": "SKIP_VALIDATION=1 OMP_NUM_THREADS=1 %s" % run_bench.shown(cmd),
-            "mean_time": run_bench.number(r"^sssp mean_time:\s+(\S+)", out),
-            "harmonic_mean_teps": run_bench.number(r"^sssp harmonic_mean_TEPS:\s+!?\s*(\S+)", out),
-            "construction_time": run_bench.number(r"^construction_time:\s+(\S+)", out)}
-
-
 def run_gapbs(binary, scale, threads, roots):
-    cmd = [binary, "-g", str(scale), "-n", str(roots)]
-    out = run_bench.execute(cmd, threads)
-    mean = run_bench.number(r"^Average Time:\s+(\S+)", out)
+    row = benchlib.run_gapbs(binary, scale, threads, roots)
     # GAPBS's Kronecker graph: 16 * 2^SCALE undirected edges before it drops duplicates.
-    return {"code": "gapbs", "scale": scale, "np": 1, "threads": threads,
-            "command": "OMP_NUM_THREADS=%d %s" % (threads, run_bench.shown(cmd)), "mean_time": mean,
-            "edges_per_second": 16 * 2 ** scale / mean, "harmonic_mean_teps": None,
-            "construction_time": run_bench.number(r"^Build Time:\s+(\S+)", out)}
+    row["edges_per_second"] = 16 * 2 ** scale / row["mean_time"]
+    return row
 
 
 def sitting(a, binary):
     reference = os.path.abspath(a.reference) if a.reference else None
     gapbs = os.path.abspath(a.gapbs) if a.gapbs else None
     if reference:
-        run_bench.PEER_NAMES[reference] = "REFERENCE/src/graph500_reference_bfs_sssp"
+        benchlib.name_peer(reference, "REFERENCE/src/graph500_reference_bfs_sssp")
     if gapbs:
-        run_bench.PEER_NAMES[gapbs] = "GAPBS/sssp"
+        benchlib.name_peer(gapbs, "GAPBS/sssp")
     rows = []
     for scale in [int(s) for s in a.scales.split(",")]:
         gap = run_gapbs(gapbs, scale, 2, a.roots) if gapbs else None
@@ -91,7 +77,7 @@ def sitting(a, binary):
             mine = run_g500(binary, scale, np, threads, a.roots)
             rows.append(mine)
             if reference:
-                ref = run_reference(reference, scale, np)
+                ref = benchlib.run_reference(reference, scale, np, kernel="sssp")
                 rows.append(ref)
                 mine["teps_over_reference"] = mine["harmonic_mean_teps"] / ref["harmonic_mean_teps"]
             if gap:
@@ -128,7 +114,7 @@ def main():
     a = ap.parse_args()
     binary = os.path.relpath(os.path.abspath(a.g500), ROOT)
     rows = sitting(a, binary) if a.what == "sitting" else sweep(a, binary)
-    out = {"command": "bench/sssp.py " + run_bench.shown(sys.argv[1:]), "runs": rows}
+    out = {"command": "bench/sssp.py " + benchlib.shown(sys.argv[1:]), "runs": rows}
     os.makedirs(os.path.dirname(os.path.abspath(a.output)), exist_ok=True)
     with open(a.output, "w") as f:
         json.dump(out, f, indent=1)

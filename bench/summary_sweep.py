@@ -16,15 +16,15 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import run_bench  # noqa: E402
+import benchlib  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = benchlib.ROOT
 
 
 def run(binary, scale, np, roots, granularity):
     args = ["--scale", str(scale), "--roots", str(roots), "--skip-validation", "--summary-check",
             "--summary-granularity", str(granularity)]
-    r, command = run_bench.g500_json(binary, np, args)
+    r, command = benchlib.g500_json(binary, np, args)
     zero, seconds = defaultdict(list), defaultdict(list)
     for search in r["runs"]:
         for level in search["levels"]:
@@ -54,10 +54,7 @@ def main():
     a = ap.parse_args()
     binary = os.path.relpath(os.path.abspath(a.g500), ROOT)
     grains = [int(g) for g in a.granularities.split(",")]
-    runs = {g: [] for g in grains}
-    for _ in range(a.reps):
-        for g in grains:
-            runs[g].append(run(binary, a.scale, a.np, a.roots, g))
+    runs = benchlib.in_turn({g: g for g in grains}, a.reps, lambda g: run(binary, a.scale, a.np, a.roots, g))
     rows = []
     base = statistics.median(x["mean_time"] for x in runs[grains[0]])
     for g in grains:

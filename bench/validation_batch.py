@@ -15,14 +15,14 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import run_bench  # noqa: E402
+import benchlib  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = benchlib.ROOT
 
 
 def run(binary, scale, np, threads, roots, batch):
     args = ["--scale", str(scale), "--roots", str(roots), "--validation-batch", str(batch)]
-    r, command = run_bench.g500_json(binary, np, args, threads)
+    r, command = benchlib.g500_json(binary, np, args, threads)
     stats = r["statistics"]
     return {"batch": batch, "command": command, "validate_mean": stats["validate"]["mean"],
             "validate_median": stats["validate"]["median"],
@@ -44,14 +44,14 @@ def main():
     a = ap.parse_args()
     binary = os.path.abspath(a.g500)
     batches = [int(b) for b in a.batches.split(",")]
-    rounds = []
-    for i in range(a.rounds):
-        rows = [run(binary, a.scale, a.np, a.threads, a.roots, b) for b in batches]
-        for row in rows:
-            print("round %d  batch %2d  validation %.3f s/root  peak %.2f B/tuple  %.3g TEPS" %
-                  (i + 1, row["batch"], row["validate_mean"], row["peak_bytes_per_tuple"], row["harmonic_mean_teps"]),
-                  flush=True)
-        rounds.append(rows)
+    def run_one(b):
+        row = run(binary, a.scale, a.np, a.threads, a.roots, b)
+        print("batch %2d  validation %.3f s/root  peak %.2f B/tuple  %.3g TEPS" %
+              (b, row["validate_mean"], row["peak_bytes_per_tuple"], row["harmonic_mean_teps"]), flush=True)
+        return row
+
+    runs = benchlib.in_turn({b: b for b in batches}, a.rounds, run_one)
+    rounds = [[runs[b][i] for b in batches] for i in range(a.rounds)]
     summary = []
     for j, b in enumerate(batches):
         ratios = [r[j]["validate_mean"] / r[0]["validate_mean"] for r in rounds]
