@@ -37,7 +37,6 @@ std::int64_t estimate_graph_bytes(double n, double m, int num_ranks, const BfsOp
   const double n_local = n / num_ranks + 64, m_local = m / num_ranks + 1;
   const double build_round = static_cast<double>(exchange::kBuildRound);
   const double root_scan_round = static_cast<double>(exchange::kRootScanRound);
-  const double validation_round = static_cast<double>(exchange::kValidationRound);
   // Phases, each with what the harness holds beside the engines; the run's peak is the largest.
   // No edge list is kept: each stage reads rounds of tuples again (one round buffer at a time).
   // Kernel 1: a round of tuples and the roots' marks of every id.
@@ -51,15 +50,11 @@ std::int64_t estimate_graph_bytes(double n, double m, int num_ranks, const BfsOp
   if (kernels.sssp) {
     sssp = std::max(build, search) + 4 * n_local +
            static_cast<double>(sssp_engine().memory_bytes(n, m, num_ranks, id_bytes(bfs, n))) +
-           SsspBatchValidator::bytes(n, n_local, kernels.validation_batch);
+           SsspBatchValidator::bytes(n, n_local, m_local, num_ranks, kernels.validation_batch);
   }
   if (!kernels.bfs) return estimate_to_bytes(sssp);
-  // BFS validation: every vertex's level and parent fingerprint on every rank (2 bytes: a tree too
-  // deep for a batch's 1-byte entries is checked alone with 2-byte ones), bitmaps (two of every
-  // vertex: a level and the one before), and tree-edge candidates (buckets, sent, received); then
-  // what each further search of a batch adds
-  const double bfs_validation = 2 * n + 2 * n / 8 + 3 * n_local / 8 + 3 * 2 * 8 * std::min(m_local, validation_round) +
-                                BfsBatchValidator::extra_bytes(n, n_local, kernels.validation_batch);
+  // BFS validation: what its batch validator holds.
+  const double bfs_validation = BfsBatchValidator::bytes(n, n_local, m_local, num_ranks, kernels.validation_batch);
   const GraphShape shape{n, m, num_ranks};
   // --bfs auto not yet resolved (a caller without MPI): the engine it would choose for num_ranks.
   const std::string engine = bfs.engine != kAutoEngine ? bfs.engine

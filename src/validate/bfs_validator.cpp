@@ -5,8 +5,11 @@
 #include <stdexcept>
 #include <vector>
 
+#include "exchange/rounds.hpp"
 #include "validate/failure.hpp"
 #include "validate/kept_parents.hpp"
+#include "validate/routed_scan.hpp"
+#include "validate/tree_levels.hpp"
 #include "validate/tree_table.hpp"
 #include "validate/tuple_scan.hpp"
 
@@ -18,7 +21,8 @@ using validation::PackedEntry;
 using validation::SlotParents;
 using validation::TreeTable;
 using validation::WideEntry;
-using validation::replicate_tree;
+using validation::find_levels;
+using validation::RemoteChildren;
 using validation::scan_tuples_narrowest;
 
 namespace {
@@ -28,9 +32,10 @@ template <class Entry>
 std::optional<ValidationResult> validate_alone(const EdgeSource& source, const Partition1D& part,
                                                const mpi::Comm& comm, vertex_t root, std::span<const vertex_t> parents,
                                                std::int64_t chunk) {
-  TreeTable<Entry> tree(part.num_vertices(), 1);
+  TreeTable<Entry> tree(part.local_count(), 1);
+  RemoteChildren children(part, comm);
   Failure failure[1];
-  if (!replicate_tree<Entry>(part, comm, root, parents, tree, 0, failure[0])) return std::nullopt;
+  if (!find_levels<Entry>(part, comm, root, parents, children, tree, 0, failure[0])) return std::nullopt;
   Failure agreed = agree(comm, failure[0]);
   if (agreed.rule) return ValidationResult{false, agreed.rule, agreed.message, 0};
   const SlotParents in_place[1] = {{parents.data(), nullptr}};
@@ -50,6 +55,7 @@ struct BfsBatchValidator::Impl {
   int batch;
   std::int64_t chunk;
   std::optional<TreeTable<Entry>> tree;  // made at the first search, kept for the run
+  std::optional<RemoteChildren> children;  // the same
   KeptParents kept;                      // the waiting searches' parents, by slot
   struct Search {
     int slot = -1;            // its trees' slot, or -1 when already decided
@@ -61,10 +67,11 @@ struct BfsBatchValidator::Impl {
   // Rule 1 and the levels into the next slot; the search is decided at once when rule 1 fails or
   // its tree is too deep.
   void add(vertex_t root, std::span<const vertex_t> parents, bool keep) {
-    if (!tree) tree.emplace(part.num_vertices(), batch);
+    if (!tree) tree.emplace(part.local_count(), batch);
     Search search;
     Failure failure;
-    const bool fits = replicate_tree<Entry>(part, comm, root, parents, *tree, slots_used, failure);
+    if (!children) children.emplace(part, comm);
+    const bool fits = find_levels<Entry>(part, comm, root, parents, *children, *tree, slots_used, failure);
     const Failure agreed = agree(comm, failure);
     if (agreed.rule) {
       search.result = {false, agreed.rule, agreed.message, 0};
@@ -82,7 +89,7 @@ struct BfsBatchValidator::Impl {
 
 BfsBatchValidator::BfsBatchValidator(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
                                      int batch, std::int64_t chunk)
-    : impl_(new Impl{source, part, comm, std::clamp(batch, 1, kMaxBatch), chunk, std::nullopt,
+    : impl_(new Impl{source, part, comm, std::clamp(batch, 1, kMaxBatch), chunk, std::nullopt, std::nullopt,
                      KeptParents(part.num_vertices(), part.local_count(), std::clamp(batch, 1, kMaxBatch) - 1), {}, 0}) {}
 
 BfsBatchValidator::~BfsBatchValidator() = default;
@@ -115,9 +122,18 @@ std::vector<ValidationResult> BfsBatchValidator::check(vertex_t root, std::span<
   return results;
 }
 
-double BfsBatchValidator::extra_bytes(double n, double n_local, int batch) {
+double BfsBatchValidator::bytes(double n, double n_local, double m_local, int ranks, int batch) {
   const double parent_bytes = KeptParents::bytes_per_vertex(static_cast<vertex_t>(std::min(n, 9.0e18)));
-  return std::max(0, batch - 1) * (sizeof(Impl::Entry) * n + parent_bytes * n_local);
+  const double round = std::min(m_local, static_cast<double>(exchange::kValidationRound));
+  const double id = fits_32_bit(static_cast<vertex_t>(std::min(n, 9.0e18))) ? 4 : 8;
+  // Per local vertex: the batch's trees, a deep tree's 2-byte entries beside them, four bitmaps
+  // (pending, remote, a level and the one before), the turned-round pairs (kept, sent, received)
+  // and the waiting searches' parents.
+  const double per_vertex = batch * sizeof(Impl::Entry) + 2 + 4.0 / 8 + 3 * 2 * id + (batch - 1) * parent_bytes;
+  // Per round: tuples to their first owners and, with a row, to their second (buckets, sent,
+  // received), and tree-edge candidates (the same three).
+  const double per_round = 3 * validation::RoutedShare(ranks).bytes(2 * id, 2 * id + 16) + 3 * 2 * 8;
+  return per_vertex * n_local + per_round * round;
 }
 
 ValidationResult validate_bfs(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm, vertex_t root,
@@ -129,11 +145,12 @@ std::vector<std::int32_t> tree_depths(const Partition1D& part, const mpi::Comm& 
                                       std::span<const vertex_t> parents) {
   using Entry = WideEntry<std::uint32_t>;
   Failure ignored;  // a broken tree leaves its detached vertices at -1
-  TreeTable<Entry> tree(part.num_vertices(), 1);
-  replicate_tree<Entry>(part, comm, root, parents, tree, 0, ignored);
+  TreeTable<Entry> tree(part.local_count(), 1);
+  RemoteChildren children(part, comm);
+  find_levels<Entry>(part, comm, root, parents, children, tree, 0, ignored);
   std::vector<std::int32_t> depth(part.local_count(), -1);
   for (local_t i = 0; i < part.local_count(); ++i) {
-    const std::uint32_t level = tree.at(part.to_global(i), 0).level();
+    const std::uint32_t level = tree.at(i, 0).level();
     if (level != Entry::kUnreached) depth[i] = static_cast<std::int32_t>(level);
   }
   return depth;

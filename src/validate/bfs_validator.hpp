@@ -1,7 +1,7 @@
 #pragma once
 // Checks one BFS result against the Graph500 rules, reading only the edge source and the
-// parents (never an engine's internals), so one validator judges every engine. Distributed: no rank
-// gathers the graph or the parent array.
+// parents (never an engine's internals), so one validator judges every engine. Distributed: what
+// it keeps of a vertex stays with the vertex's owner, O((N + M) / P) a rank plus bounded rounds.
 //
 // Rules, numbered as the spec lists them:
 //   1. the parents form a tree rooted at the root: no cycles, root is its own parent, ids in range;
@@ -29,11 +29,12 @@
 namespace g500 {
 
 // Validates a batch of searches with one pass over the edge source: each rank regenerates its
-// tuples once and checks them against every tree of the batch, whose entries sit side by side so
-// one cache miss per endpoint serves them all. Regenerating the tuples is most of a validation's
-// time; a batch of k searches costs, per vertex on every rank, a byte a search for the trees (a
-// tree deeper than 14 levels is validated alone, with wider entries) and, on its owner, a copy of
-// the parents of each search that waits (bit_width(N) bits each).
+// tuples once, and each tuple is checked against every tree of the batch as it passes its
+// endpoints' owners (validate/routed_scan.hpp), whose entries for a vertex sit side by side so one
+// cache miss per endpoint serves them all. Regenerating the tuples is most of a validation's time;
+// a batch of k searches costs, per vertex and on its owner only, a byte a search for the trees (a
+// tree deeper than 14 levels is validated alone, with wider entries) and a copy of the parents of
+// each search that waits (bit_width(N) bits each).
 class BfsBatchValidator {
  public:
   // `batch` >= 1 searches at a time; `chunk` bounds the tuples examined per round.
@@ -49,8 +50,8 @@ class BfsBatchValidator {
   // Collective. Adds this search (its parents read in place) and checks every tree of the batch
   // against the tuples; the results in the order the searches came, and the batch is empty again.
   std::vector<ValidationResult> check(vertex_t root, std::span<const vertex_t> parents);
-  // What a batch of `batch` searches adds per rank to the memory of one, for the estimate.
-  static double extra_bytes(double n, double n_local, int batch);
+  // Bytes the validator takes per rank with `batch` searches at its peak, for the estimate.
+  static double bytes(double n, double n_local, double m_local, int ranks, int batch);
 
  private:
   struct Impl;

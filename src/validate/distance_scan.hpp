@@ -1,10 +1,11 @@
 #pragma once
 // Rules 3, 4 and 5 of an SSSP validation, for every search of a batch at once, on every tuple (with
-// its weight) of this rank's share of the edge source, where it is made: no tuple travels.
+// its weight) of the edge source, checked as it passes its endpoints' owners
+// (validate/routed_scan.hpp): u's owner adds u's distances in the batch's searches, v's owner
+// checks the tuple against v's.
 //
-// Rules 3 and 4 read the distances of a tuple's endpoints in the replicated table. Rule 5: a tuple
-// (v, p, w) with d(v) == d(p) + w is a candidate tree edge of v; v's owner confirms it if p is v's
-// parent. Only candidates travel: with random weights, about one per reached vertex.
+// Rule 5: a tuple (v, p, w) with d(v) == d(p) + w is a candidate tree edge of v; v's owner
+// confirms it if p is v's parent. With random weights, about one per reached vertex.
 #include <omp.h>
 
 #include <cmath>
@@ -15,32 +16,42 @@
 #include <vector>
 
 #include "core/big_vector.hpp"
-#include "exchange/column_gather.hpp"
+#include "core/padded.hpp"
 #include "graph/edge_source.hpp"
 #include "validate/failure.hpp"
+#include "validate/routed_scan.hpp"
 #include "validate/tree_edge_confirmer.hpp"
 #include "validate/tree_table.hpp"
 
 namespace g500::validation {
 
-// Every vertex's distance in each search of a batch, on every rank: search s's distance of v at
-// v * slots + s. An unreached vertex holds +infinity, whatever its owner's array held.
+// This rank's vertices' distances in each search of a batch: search s's distance of local vertex
+// i at i * slots + s. An unreached vertex holds +infinity, whatever its owner's array held. A row
+// travels with a tuple as kLanes floats (lanes past the batch ignored).
 class DistanceTable {
  public:
   static constexpr int kLanes = 16;  // the most slots; a row is loaded as kLanes floats
-  DistanceTable(vertex_t n, int slots) : slots_(slots), d_(static_cast<std::size_t>(n) * slots + kLanes) {}
+  struct Row {
+    float d[kLanes];
+  };
+  DistanceTable(local_t n_local, int slots) : slots_(slots), d_(static_cast<std::size_t>(n_local) * slots + kLanes) {}
   int slots() const { return slots_; }
-  const float* row(vertex_t v) const { return d_.data() + static_cast<std::size_t>(v) * slots_; }
-  float at(vertex_t v, int s) const { return row(v)[s]; }
+  const float* row_data(local_t i) const { return d_.data() + static_cast<std::size_t>(i) * slots_; }
+  Row row(local_t i) const {
+    Row r;
+    std::memcpy(&r, row_data(i), sizeof r);
+    return r;
+  }
+  const void* address(local_t i) const { return row_data(i); }
+  float at(local_t i, int s) const { return row_data(i)[s]; }
 
-  // Collective: this rank's distances of search `slot` to every rank.
-  void fill(const Partition1D& part, const mpi::Comm& comm, int slot, std::span<const float> dist) {
-    const vertex_t begin = part.begin();
+  // This rank's distances of search `slot`.
+  void fill(int slot, std::span<const float> dist) {
     constexpr float kInf = std::numeric_limits<float>::infinity();
+    const std::int64_t count = static_cast<std::int64_t>(dist.size());
 #pragma omp parallel for schedule(static)
-    for (local_t i = 0; i < part.local_count(); ++i)
-      d_[static_cast<std::size_t>(begin + i) * slots_ + slot] = std::isfinite(dist[i]) ? dist[i] : kInf;
-    exchange::gather_column_inplace(comm, d_.data() + slot, slots_, part.vertex_counts(), part.vertex_displs());
+    for (local_t i = 0; i < count; ++i)
+      d_[static_cast<std::size_t>(i) * slots_ + slot] = std::isfinite(dist[i]) ? dist[i] : kInf;
   }
 
  private:
@@ -55,62 +66,76 @@ class DistanceScan {
   DistanceScan(const Partition1D& part, const mpi::Comm& comm, const DistanceTable& table,
                std::span<const SlotParents> parents, std::span<const vertex_t> roots)
       : part_(part), comm_(comm), table_(table), parents_(parents), roots_(roots),
-        slots_(static_cast<int>(parents.size())), threads_(omp_get_max_threads()), confirmer_(part, comm, parents),
-        tally_(threads_, slots_) {}
+        slots_(static_cast<int>(parents.size())), threads_(omp_get_max_threads()), route_(part, comm),
+        confirmer_(part, comm, parents), tally_(threads_, slots_), counted_(threads_) {
+    for (int s = 0; s < slots_; ++s) used_[s] = -1;
+  }
 
-  // Collective. Adds to each search's failure and returns each search's count of this rank's nedge.
+  // Collective. Adds to each search's failure and returns each search's count of the nedge this
+  // rank checked.
   std::vector<std::int64_t> run(const EdgeSource& source, std::int64_t chunk, std::span<Failure> failures) {
-    scan_weighted_in_pieces(
-        source, comm_, chunk, [&](int t, std::span<const Edge> edges, std::span<const float> w) { scan(t, edges, w); },
+    route_.run(
+        source, chunk, table_,
+        [&](int t, vertex_t u, vertex_t v, float w, const Row& row_u, local_t v_local) {
+          check(t, u, v, w, row_u, table_.row(v_local));
+        },
         [&] { confirmer_.confirm_round(); });
+    for (int t = 0; t < threads_; ++t) flush(t);
     return finish(failures);
   }
 
  private:
+  using Row = DistanceTable::Row;
   using Floats = float __attribute__((vector_size(4 * DistanceTable::kLanes)));
   using Mask = std::int32_t __attribute__((vector_size(4 * DistanceTable::kLanes)));
-  static constexpr std::int64_t kPrefetchDistance = 16;
 
-  // Thread t's tuples against every search: a row's slots are one vector, so a tuple is checked in
-  // a few vector steps; only a lane that is a candidate or breaks a rule is looked at alone.
-  void scan(int t, std::span<const Edge> edges, std::span<const float> weights) {
-    Mask used{};
-    for (int s = 0; s < slots_; ++s) used[s] = -1;
+  // A tuple against every search: a row's slots are one vector, so a tuple is checked in a few
+  // vector steps; only a lane that is a candidate or breaks a rule is looked at alone.
+  [[gnu::always_inline]] void check(int t, vertex_t u, vertex_t v, float weight, const Row& row_u, const Row& row_v) {
+    static_assert(sizeof(Row) == sizeof(Floats));
     const Floats inf = Floats{} + std::numeric_limits<float>::infinity();
-    const DistanceTable& table = table_;
-    const std::int64_t n = static_cast<std::int64_t>(edges.size());
-    Mask counted{};  // both ends reached, per lane (as -1 each)
-    for (std::int64_t k = 0; k < n; ++k) {
-      if (k + kPrefetchDistance < n) {
-        __builtin_prefetch(table.row(edges[k + kPrefetchDistance].u));
-        __builtin_prefetch(table.row(edges[k + kPrefetchDistance].v));
-      }
-      const vertex_t u = edges[k].u, v = edges[k].v;
-      Floats du, dv;
-      std::memcpy(&du, table.row(u), sizeof du);
-      std::memcpy(&dv, table.row(v), sizeof dv);
-      const Mask in_u = (du < inf) & used, in_v = (dv < inf) & used;
-      const Mask both = in_u & in_v;
-      counted += both;
-      if (u == v) continue;  // a self-loop counts, and proves nothing
-      const Floats w = Floats{} + weights[k];
-      const Floats via_u = du + w, via_v = dv + w;
-      const Mask v_child = both & (dv == via_u), u_child = both & (du == via_v);
-      const Mask broken = (in_u ^ in_v) | (both & ((via_u < dv) | (via_v < du)));
-      const Mask any = v_child | u_child | broken;
-      std::uint64_t words[sizeof(Mask) / 8];
-      std::memcpy(words, &any, sizeof words);
-      std::uint64_t seen = 0;
-      for (std::uint64_t word : words) seen |= word;
-      if (__builtin_expect(seen != 0, 0)) {
-        for (int s = 0; s < slots_; ++s) {
-          if (broken[s]) report(t, s, u, v, weights[k], in_u[s] != 0, du[s], dv[s]);
-          if (v_child[s]) confirmer_.candidate(t, s, v, u);
-          if (u_child[s]) confirmer_.candidate(t, s, u, v);
-        }
+    Floats du, dv;
+    std::memcpy(&du, &row_u, sizeof du);
+    std::memcpy(&dv, &row_v, sizeof dv);
+    const Mask in_u = (du < inf) & used_, in_v = (dv < inf) & used_;
+    const Mask both = in_u & in_v;
+    Counted& counted = counted_[t].value;
+    counted.both += both;  // lanes of -1
+    if (++counted.tuples == kFlushEvery) flush(t);
+    if (u == v) return;  // a self-loop counts, and proves nothing
+    const Floats w = Floats{} + weight;
+    const Floats via_u = du + w, via_v = dv + w;
+    const Mask v_child = both & (dv == via_u), u_child = both & (du == via_v);
+    const Mask broken = (in_u ^ in_v) | (both & ((via_u < dv) | (via_v < du)));
+    const Mask any = v_child | u_child | broken;
+    if (__builtin_expect(!is_zero(any), 0)) {
+      for (int s = 0; s < slots_; ++s) {
+        if (broken[s]) report(t, s, u, v, weight, in_u[s] != 0, du[s], dv[s]);
+        if (v_child[s]) confirmer_.candidate(t, s, v, u);
+        if (u_child[s]) confirmer_.candidate(t, s, u, v);
       }
     }
-    for (int s = 0; s < slots_; ++s) tally_.nedge(t, s) -= counted[s];
+  }
+
+  // A thread's count of tuples with both ends reached, per lane (as -1 each), since its last flush.
+  struct Counted {
+    Mask both{};
+    std::int64_t tuples = 0;
+  };
+  static constexpr std::int64_t kFlushEvery = std::int64_t{1} << 30;  // before a lane could overflow
+
+  void flush(int t) {
+    Counted& counted = counted_[t].value;
+    for (int s = 0; s < slots_; ++s) tally_.nedge(t, s) -= counted.both[s];
+    counted = Counted{};
+  }
+
+  static bool is_zero(const Mask& m) {
+    std::uint64_t words[sizeof(Mask) / 8];
+    std::memcpy(words, &m, sizeof words);
+    std::uint64_t seen = 0;
+    for (std::uint64_t word : words) seen |= word;
+    return seen == 0;
   }
 
   // A tuple that breaks rule 3 or 4 for search s.
@@ -132,11 +157,11 @@ class DistanceScan {
     const vertex_t begin = part_.begin();
     confirmer_.first_unconfirmed(
         [&](local_t i, int s) {
-          return table_.at(begin + i, s) < std::numeric_limits<float>::infinity() && begin + i != roots_[s];
+          return table_.at(i, s) < std::numeric_limits<float>::infinity() && begin + i != roots_[s];
         },
         [&](int s, local_t i) {
           failures[s].set(5, "vertex " + vid(part_.to_global(i)) + " has parent " + vid(parents_[s][i]) +
-                                 " at distance " + std::to_string(table_.at(begin + i, s)) +
+                                 " at distance " + std::to_string(table_.at(i, s)) +
                                  ", which no input edge of that weight joins it to");
         });
     return nedge;
@@ -148,8 +173,11 @@ class DistanceScan {
   std::span<const SlotParents> parents_;
   std::span<const vertex_t> roots_;
   int slots_, threads_;
+  RoutedScan<Row, Id, true> route_;
   TreeEdgeConfirmer<Id> confirmer_;
   BatchTally tally_;
+  std::vector<Padded<Counted>> counted_;
+  Mask used_{};  // -1 in the batch's lanes
 };
 
 }  // namespace g500::validation

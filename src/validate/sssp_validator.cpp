@@ -9,6 +9,7 @@
 
 #include "validate/distance_scan.hpp"
 #include "validate/kept_parents.hpp"
+#include "validate/routed_scan.hpp"
 #include "validate/tuple_scan.hpp"
 
 namespace g500 {
@@ -63,7 +64,7 @@ struct SsspBatchValidator::Impl {
   std::vector<vertex_t> slot_roots;  // by slot
 
   void add(vertex_t root, std::span<const vertex_t> parents, std::span<const float> dist, bool keep) {
-    if (!table) table.emplace(part.num_vertices(), batch);
+    if (!table) table.emplace(part.local_count(), batch);
     Search search;
     Failure failure;
     check_roots_and_ranges(part, root, parents, dist, failure);
@@ -73,7 +74,7 @@ struct SsspBatchValidator::Impl {
     } else {
       search.slot = static_cast<int>(slot_roots.size());
       slot_roots.push_back(root);
-      table->fill(part, comm, search.slot, dist);
+      table->fill(search.slot, dist);
       if (keep) kept.keep(search.slot, parents);
     }
     searches.push_back(std::move(search));
@@ -119,14 +120,19 @@ std::vector<ValidationResult> SsspBatchValidator::check(vertex_t root, std::span
   return results;
 }
 
-double SsspBatchValidator::bytes(double n, double n_local, int batch) {
+double SsspBatchValidator::bytes(double n, double n_local, double m_local, int ranks, int batch) {
   const double parent_bytes = KeptParents::bytes_per_vertex(static_cast<vertex_t>(std::min(n, 9.0e18)));
-  const double round = static_cast<double>(exchange::kValidationRound);
-  // The table, kept parents, a confirmation bitmap a search, and a round's candidates (buckets,
-  // sent, received; 24 bytes at most each): a tuple is tight in a search about once in 16 on
-  // Graph500 graphs (a reached vertex's one tree edge among its tuples).
-  return 4.0 * n * batch + 4.0 * DistanceTable::kLanes + (batch - 1) * parent_bytes * n_local +
-         batch * n_local / 8 + 3 * 24 * round * batch / 16;
+  const double round = std::min(m_local, static_cast<double>(exchange::kValidationRound));
+  const double id = fits_32_bit(static_cast<vertex_t>(std::min(n, 9.0e18))) ? 4 : 8;
+  // Per local vertex: the distances, the waiting searches' parents, a confirmation bitmap a search.
+  const double per_vertex = 4.0 * batch + (batch - 1) * parent_bytes + batch / 8.0;
+  // Per round: tuples with their weights to their first owners and, with a row of distances, to
+  // their second (buckets, sent, received); tree-edge candidates (the same three; a tuple is tight
+  // in a search about once in 16 on Graph500 graphs).
+  const double tuple = 2 * id + 4;
+  const double per_round =
+      3 * validation::RoutedShare(ranks).bytes(tuple, tuple + sizeof(DistanceTable::Row)) + 3 * 24.0 * batch / 16;
+  return per_vertex * n_local + 4.0 * DistanceTable::kLanes + per_round * round;
 }
 
 ValidationResult validate_sssp(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,

@@ -9,10 +9,11 @@
 //   4. no input edge joins a reached and an unreached vertex (the tree spans the component);
 //   5. every reached vertex but the root is joined to its parent by an input edge that is tight:
 //      d(v) == d(parent) + w.
-// As for BFS, a batch of searches shares one pass over the tuples, each rank checking the tuples
-// it makes: every rank holds every vertex's distance in each search of the batch, side by side (a
-// tuple's endpoint is one cache miss for the whole batch). Only tight tuples (candidate tree edges,
-// about one a reached vertex) travel, to the child's owner, which holds the parents.
+// As for BFS, a batch of searches shares one pass over the tuples, each tuple checked as it passes
+// its endpoints' owners (validate/routed_scan.hpp): each rank holds its own vertices' distances in
+// each search of the batch, side by side (a tuple's endpoint is one cache miss for the whole
+// batch). Tight tuples (candidate tree edges, about one a reached vertex) go on to the child's
+// owner, which holds the parents.
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -41,9 +42,9 @@ class SsspBatchValidator {
   // Collective. Adds this search (its parents read in place) and checks every search of the batch
   // against the tuples; the results in the order the searches came, and the batch is empty again.
   std::vector<ValidationResult> check(vertex_t root, std::span<const vertex_t> parents, std::span<const float> dist);
-  // Bytes the validator takes per rank with `batch` searches (distances of every vertex, kept
-  // parents, confirmation bitmaps, a round's candidates), for the estimate.
-  static double bytes(double n, double n_local, int batch);
+  // Bytes the validator takes per rank with `batch` searches (its vertices' distances, kept
+  // parents, confirmation bitmaps, a round's tuples and candidates), for the estimate.
+  static double bytes(double n, double n_local, double m_local, int ranks, int batch);
 
  private:
   struct Impl;

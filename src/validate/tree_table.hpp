@@ -1,28 +1,21 @@
 #pragma once
-// The trees a BFS validation checks, replicated on every rank: each vertex's level in each tree of
-// a batch and a fingerprint of its parent, side by side, so that a tuple's endpoint costs one cache
-// miss for the whole batch (validate/tuple_scan.hpp reads them). Rule 1 (the parents form a tree
-// rooted at the root) is checked while the levels are found.
+// The trees a BFS validation checks, each vertex's entries held by its owner: each vertex's level
+// in each tree of a batch and a fingerprint of its parent, side by side, so that a tuple's endpoint
+// costs one cache miss for the whole batch (validate/tuple_scan.hpp reads them as a tuple passes
+// the endpoint's owner). Rule 1 (the parents form a tree rooted at the root) is checked while the
+// levels are found (validate/tree_levels.hpp).
 #include <cstdint>
+#include <cstring>
 #include <limits>
-#include <span>
-#include <vector>
+#include <type_traits>
 
 #include "core/big_vector.hpp"
-#include "core/bitmap.hpp"
 #include "core/packed_ints.hpp"
 #include "core/types.hpp"
-#include "exchange/column_gather.hpp"
-#include "exchange/slice_gather.hpp"
-#include "mpi/comm.hpp"
-#include "partition/partition_1d.hpp"
-#include "validate/failure.hpp"
 
 namespace g500::validation {
 
-// Every rank holds every vertex's level in the tree and a few bits of a hash of its parent, so it
-// checks its own share of the tuples where it generated them: no tuple travels. Level and
-// fingerprint sit side by side, so each endpoint costs one cache miss. Two layouts:
+// Level and fingerprint sit side by side, so each endpoint costs one cache miss. Two layouts:
 //  - PackedEntry, one byte: levels 0-14 and a 4-bit fingerprint. Graph500 trees are a few levels
 //    deep, and a batch's scan is bound by the misses into its table, which this halves;
 //  - WideEntry<Level>: a Level each, for deeper trees (254 levels in 2 bytes; long paths in
@@ -52,16 +45,35 @@ struct WideEntry {
   static std::uint32_t fingerprint_of(vertex_t parent) { return static_cast<Level>(parent_hash(parent) >> 40); }
 };
 
-// The trees of a batch, on every rank: search s's entry for vertex v at v * slots + s, so that a
-// tuple's endpoint is one cache miss for the whole batch.
+// The trees of a batch for this rank's vertices: search s's entry for local vertex i at
+// i * slots + s, so that a tuple's endpoint is one cache miss for the whole batch. A row travels
+// with a tuple as a Row: the 16 bytes from the vertex's first entry for packed entries (a batch of
+// up to 16 trees, lanes past the batch ignored), a single entry for wide ones (a deep tree is
+// validated alone).
 template <class Entry>
 class TreeTable {
  public:
-  // 16 bytes to spare past the last row: a scan loads a row's slots as one 16-byte vector.
-  TreeTable(vertex_t n, int slots) : slots_(slots), entries_(static_cast<std::size_t>(n) * slots + 16 / sizeof(Entry) + 1) {}
+  static constexpr int kRowEntries = std::is_same_v<Entry, PackedEntry> ? 16 : 1;
+  // As raw bytes: a row is copied as it travels, never built entry by entry.
+  struct Row {
+    unsigned char bytes[kRowEntries * sizeof(Entry)];
+    Entry entry(int k) const {
+      Entry e;
+      std::memcpy(static_cast<void*>(&e), bytes + k * sizeof(Entry), sizeof e);
+      return e;
+    }
+  };
+  // A row's worth to spare past the last vertex: its last row is read whole.
+  TreeTable(local_t n_local, int slots) : slots_(slots), entries_(static_cast<std::size_t>(n_local) * slots + kRowEntries) {}
   int slots() const { return slots_; }
-  Entry& at(vertex_t v, int s) { return entries_[static_cast<std::size_t>(v) * slots_ + s]; }
-  const Entry* row(vertex_t v) const { return entries_.data() + static_cast<std::size_t>(v) * slots_; }
+  Entry& at(local_t i, int s) { return entries_[static_cast<std::size_t>(i) * slots_ + s]; }
+  const Entry& at(local_t i, int s) const { return entries_[static_cast<std::size_t>(i) * slots_ + s]; }
+  Row row(local_t i) const {
+    Row r;
+    std::memcpy(r.bytes, address(i), sizeof r);
+    return r;
+  }
+  const void* address(local_t i) const { return entries_.data() + static_cast<std::size_t>(i) * slots_; }
 
  private:
   int slots_;
@@ -77,72 +89,5 @@ struct SlotParents {
   vertex_t operator[](local_t i) const { return wide ? wide[i] : static_cast<vertex_t>(packed->get(i)) - 1; }
   const void* address(local_t i) const { return wide ? static_cast<const void*>(wide + i) : packed->address(i); }
 };
-
-// Rule 1's local checks (ids in range, the root its own parent and reached, no other vertex its own
-// parent); returns the bitmap of this rank's vertices whose level is still to find.
-Bitmap check_parent_ids(const Partition1D& part, vertex_t root, std::span<const vertex_t> parents, Failure& failure);
-
-// Rule 1 and the levels of search `slot`, replicated: pass d gives level d to each vertex whose
-// parent has level d - 1, and every rank learns which vertices those were (as bitmap words, or as
-// positions once few). Each rank builds its own vertices' entries (level and parent's fingerprint)
-// in a local column, writes them to its rows and gathers everyone's: each search sweeps the table
-// once. False when the tree is deeper than an Entry holds.
-template <class Entry>
-bool replicate_tree(const Partition1D& part, const mpi::Comm& comm, vertex_t root, std::span<const vertex_t> parents,
-                    TreeTable<Entry>& tree, int slot, Failure& failure) {
-  const vertex_t n = part.num_vertices();
-  Bitmap pending = check_parent_ids(part, root, parents, failure);
-  if (agree(comm, failure).rule) return true;
-  std::vector<Entry> mine(part.local_count());  // this rank's vertices' entries, unreached so far
-  if (part.owns(root)) mine[part.to_local(root)].set_level(0);
-  exchange::SliceGather gather(comm, {part.word_counts(), part.word_displs()});
-  // The vertices of the level before, on every rank: a parent is looked up in this bitmap (N/8
-  // bytes, mostly in cache) rather than in the table, where each look would miss.
-  Bitmap fresh(part.local_count()), fresh_all(n), previous_all(n);
-  previous_all.set(root);
-  const bool positions_fit = exchange::SliceGather::positions_fit(part.count_of(0) + kWordBits);
-  for (std::int64_t d = 1;; ++d) {
-    const bool fits = d <= static_cast<std::int64_t>(Entry::kDeepest);
-    const std::uint32_t level = static_cast<std::uint32_t>(d);
-    std::int64_t found = 0;
-#pragma omp parallel for schedule(static) reduction(+ : found)
-    for (std::int64_t w = 0; w < pending.num_words(); ++w) {
-      word_t& bits = pending.data()[w];
-      word_t now = 0;
-      for (word_t left = bits; left; left &= left - 1) {
-        const int b = __builtin_ctzll(left);
-        if (previous_all.test(parents[w * kWordBits + b])) now |= word_t{1} << b;
-      }
-      fresh.data()[w] = now;
-      bits &= ~now;
-      found += __builtin_popcountll(now);
-      if (fits)
-        for (; now; now &= now - 1) mine[w * kWordBits + __builtin_ctzll(now)].set_level(level);
-    }
-    const std::int64_t found_all = comm.allreduce(found, mpi::Op::sum);
-    if (found_all == 0) {
-      const std::int64_t left = pending.count();
-      if (left > 0) {
-        local_t i = 0;
-        while (!pending.test(i)) ++i;
-        failure.set(1, "the parent chain of vertex " + vid(part.to_global(i)) + " (parent " + vid(parents[i]) +
-                           ") never reaches the root: a cycle or a detached branch");
-      }
-      break;
-    }
-    if (!fits) return false;
-    gather.gather(fresh, fresh_all, positions_fit && found_all < n / 64);
-    std::swap(previous_all, fresh_all);
-  }
-  // (A chain that never reached the root is reported by the caller; its fingerprints do no harm.)
-  const vertex_t begin = part.begin();
-#pragma omp parallel for schedule(static)
-  for (local_t i = 0; i < part.local_count(); ++i) {
-    if (parents[i] != kNoParent) mine[i].set_parent(parents[i]);
-    tree.at(begin + i, slot) = mine[i];
-  }
-  exchange::gather_column_inplace(comm, &tree.at(0, slot), tree.slots(), part.vertex_counts(), part.vertex_displs());
-  return true;
-}
 
 }  // namespace g500::validation

@@ -205,30 +205,30 @@ TEST(MemoryEstimate, GrowsWithScaleAndShrinksWithRanks) {
 }
 
 TEST(MemoryEstimate, CountsTheValidationBatch) {
-  // Each search beyond the first: a byte per vertex of trees on every rank, and the waiting
-  // parents in bit_width(N) = 23 bits per local vertex. The batch's tables live while searching,
-  // not while kernel 1 builds: a small batch may add nothing to the peak, which kernel 1 sets.
+  // Each search beyond the first: a byte of trees and the waiting parents in bit_width(N) = 23 bits,
+  // per local vertex only (no rank holds a table of every vertex). The batch's tables live while
+  // searching, not while kernel 1 builds: a small batch may add nothing to the peak.
   KernelChoice one, eight, sixteen;
   one.validation_batch = 1;
   eight.validation_batch = 8;
   sixteen.validation_batch = 16;
-  const double n = 1 << 22;
+  const double n = 1 << 22, n_local = n / 2 + 64;
   const auto estimate = [](const KernelChoice& k) { return static_cast<double>(estimate_run_bytes(22, 16, 2, BfsOptions{}, k)); };
   EXPECT_LE(estimate(one), estimate(eight));
-  EXPECT_NEAR(estimate(sixteen) - estimate(eight), 8 * (n + 23.0 / 8 * (n / 2 + 64)), 2.0);
+  EXPECT_NEAR(estimate(sixteen) - estimate(eight), 8 * (1 + 23.0 / 8) * n_local, 2.0);
   EXPECT_GT(parse({"--validation-batch", "3"}).run.kernels.validation_batch, 2);
 }
 
 TEST(MemoryEstimate, CountsTheSsspValidationBatch) {
-  // Kernel 3's batch: four bytes a vertex a search on every rank (its distances), beside the kept
-  // parents and a confirmation bit; the BFS batch's tables are gone by then, so the larger counts.
+  // Kernel 3's batch: four bytes a search per local vertex (its distances), beside the kept parents
+  // and a confirmation bit, and the candidates of a round; the BFS batch's tables are gone by then.
   KernelChoice eight, sixteen;
   eight.sssp = sixteen.sssp = true;
   eight.validation_batch = 8;
   sixteen.validation_batch = 16;
-  const double n = 1 << 22, n_local = n / 2 + 64;
+  const double n_local = (1 << 22) / 2 + 64;
   const auto estimate = [](const KernelChoice& k) { return static_cast<double>(estimate_run_bytes(22, 16, 2, BfsOptions{}, k)); };
-  EXPECT_NEAR(estimate(sixteen) - estimate(eight), 8 * (4 * n + 23.0 / 8 * n_local + n_local / 8) + 3 * 24 * 262144.0 * 8 / 16, 2.0);
+  EXPECT_NEAR(estimate(sixteen) - estimate(eight), 8 * (4 + 23.0 / 8 + 1.0 / 8) * n_local + 3 * 24 * 262144.0 * 8 / 16, 2.0);
   EXPECT_EQ(parse({"--kernels", "sssp", "--validation-batch", "4"}).run.kernels.validation_batch, 4);
 }
 

@@ -1,0 +1,72 @@
+#include "validate/tree_levels.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace g500::validation {
+std::string parent_id_problem(vertex_t v, vertex_t p, vertex_t root, vertex_t n) {
+  if (p < kNoParent || p >= n) return "vertex " + vid(v) + " has parent " + vid(p) + ", not a vertex id";
+  if (v == root) return p == root ? "" : "the root " + vid(root) + " has parent " + vid(p) + ", not itself";
+  if (p == v) return "vertex " + vid(v) + " is its own parent but is not the root";
+  return "";
+}
+
+template <class Id>
+RemoteChildren::Pairs<Id>::Pairs(const mpi::Comm& comm)
+    : to_parent(comm.size(), omp_get_max_threads(), "validation.tree_children") {}
+
+RemoteChildren::RemoteChildren(const Partition1D& part, const mpi::Comm& comm)
+    : part_(part), comm_(comm), to_child_(comm.size(), 1, "validation.tree_levels") {
+  if (fits_32_bit(part.num_vertices())) narrow_.emplace(comm);
+  else wide_.emplace(comm);
+}
+
+void RemoteChildren::build(std::span<const vertex_t> parents, const Bitmap& remote) {
+  if (narrow_) build(*narrow_, parents, remote);
+  else build(*wide_, parents, remote);
+}
+
+template <class Id>
+void RemoteChildren::build(Pairs<Id>& pairs, std::span<const vertex_t> parents, const Bitmap& remote) {
+#pragma omp parallel for schedule(static)
+  for (std::int64_t w = 0; w < remote.num_words(); ++w) {
+    const int t = omp_get_thread_num();
+    for (word_t bits = remote.word(w); bits; bits &= bits - 1) {
+      const local_t i = w * kWordBits + __builtin_ctzll(bits);
+      pairs.to_parent.push(t, part_.owner(parents[i]),
+                           {static_cast<Id>(parents[i]), static_cast<Id>(part_.to_global(i))});
+    }
+  }
+  pairs.to_parent.exchange(comm_, pairs.waiting);
+}
+
+void RemoteChildren::next_level(const Bitmap& previous, bool any, std::vector<local_t>& found) {
+  if (any) {
+    if (narrow_) send_reached(*narrow_, previous);
+    else send_reached(*wide_, previous);
+  }
+  to_child_.exchange(comm_, arrived_);
+  found.resize(arrived_.size());
+  for (std::size_t k = 0; k < arrived_.size(); ++k) found[k] = part_.to_local(arrived_[k]);
+}
+
+// One pass: the pairs whose parent was reached leave, the rest close up.
+template <class Id>
+void RemoteChildren::send_reached(Pairs<Id>& pairs, const Bitmap& previous) {
+  const vertex_t begin = part_.begin();
+  std::size_t kept = 0;
+  for (const auto& pair : pairs.waiting) {
+    if (previous.test(static_cast<vertex_t>(pair.parent) - begin)) {
+      to_child_.push(0, part_.owner(static_cast<vertex_t>(pair.child)), static_cast<vertex_t>(pair.child));
+    } else {
+      pairs.waiting[kept++] = pair;
+    }
+  }
+  pairs.waiting.resize(kept);
+}
+
+}  // namespace g500::validation
