@@ -269,13 +269,13 @@ vertex_t build_graphs(const RunOptions& options, const EngineSpec& spec, const E
 // The roots: those the user named (--root, --roots-file), else --roots drawn by the seed among the
 // vertices with an edge. Collective.
 std::vector<vertex_t> pick_roots(const RunOptions& options, const EdgeSource& source, const Partition1D& part,
-                                 const mpi::Comm& comm, std::optional<Bitmap> marked) {
+                                 const mpi::Comm& comm) {
   std::vector<vertex_t> root_ids = options.root_ids;
   if (!options.roots_file.empty()) {
     const std::vector<vertex_t> listed = read_roots_file(options.roots_file, comm);
     root_ids.insert(root_ids.end(), listed.begin(), listed.end());
   }
-  const Bitmap connected = marked ? std::move(*marked) : connected_vertices(source, part, comm);
+  const Bitmap connected = connected_vertices(source, part, comm);
   std::vector<vertex_t> roots = root_ids.empty() ? choose_roots(connected, part, comm, options.roots, options.seed)
                                                  : given_roots(root_ids, source, connected, part, comm);
   if (roots.empty()) throw UserError("no vertex has an edge other than a self-loop: there is nothing to search");
@@ -440,11 +440,9 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
     progress.say("generating SCALE %d, edgefactor %d (%lld tuples) on %d ranks x %d threads", options.scale,
                  options.edgefactor, static_cast<long long>(run.edge_tuples), comm.size(), run.threads_per_process);
   }
-  // The same pass marks the vertices with an edge, for the roots: the pass is there anyway.
-  ConnectedMarks marks(static_cast<std::int64_t>(opened.vertices));
   run.generation_seconds = timed_collective(comm, [&] {
     const PhaseProgress phase(progress, opened.generated ? "generation" : "reading");
-    for_each_round(source, comm, exchange::kBuildRound, [&](std::int64_t, std::span<const Edge> tuples) { marks.mark(tuples); });
+    for_each_round(source, comm, exchange::kBuildRound, [](std::int64_t, std::span<const Edge>) {});
   });
 
   PhaseTraffic traffic;
@@ -462,7 +460,7 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   if (options.measure_row_codes && graphs.bfs) report_row_codes(*graphs.bfs, comm, progress, run);
 
   const Partition1D& part = *graphs.part;
-  const std::vector<vertex_t> roots = pick_roots(options, source, part, comm, marks.local_block(part, comm));
+  const std::vector<vertex_t> roots = pick_roots(options, source, part, comm);
   big_vector<vertex_t> parents(part.local_count());
   mpi::TrafficTally validation_traffic;
   const KernelLoop loop{comm, options, progress, roots, validation_traffic, source};

@@ -39,8 +39,8 @@ std::int64_t estimate_graph_bytes(double n, double m, int num_ranks, const BfsOp
   const double root_scan_round = static_cast<double>(exchange::kRootScanRound);
   // Phases, each with what the harness holds beside the engines; the run's peak is the largest.
   // No edge list is kept: each stage reads rounds of tuples again (one round buffer at a time).
-  // Kernel 1: a round of tuples and the roots' marks of every id.
-  const double build = 16 * std::min(m_local, build_round) + n / 8;
+  // Kernel 1: a round of tuples.
+  const double build = 16 * std::min(m_local, build_round);
   // Searching: parents, roots (their scan, when the marks were unusable).
   const double search = 8 * n_local + n_local / 8 + 3 * 8 * std::min(2 * m_local, root_scan_round);
   // Kernel 3 runs after kernel 2, in the memory the BFS graph held (its graph is built then, when

@@ -2,7 +2,6 @@
 
 #include <sys/stat.h>
 
-#include <omp.h>
 
 #include <algorithm>
 #include <charconv>
@@ -31,45 +30,6 @@ Bitmap connected_vertices(const EdgeSource& source, const Partition1D& part, con
                          for (std::int64_t i = 0; i < n; ++i) connected.set_atomic(part.to_local(ends[i].row));
                        });
   return connected;
-}
-
-void ConnectedMarks::mark(std::span<const Edge> tuples) {
-  const std::int64_t n = static_cast<std::int64_t>(tuples.size()), size = marks_.size();
-  bool outside = false;
-  // One thread needs no atomic steps, which cost as much as the rest of the marking.
-  const bool alone = omp_get_max_threads() == 1;
-#pragma omp parallel for schedule(static) reduction(|| : outside)
-  for (std::int64_t k = 0; k < n; ++k) {
-    const vertex_t u = tuples[k].u, v = tuples[k].v;
-    if (u == v) continue;
-    // Unsigned: a negative id is outside too.
-    if (static_cast<std::uint64_t>(u) >= static_cast<std::uint64_t>(size) ||
-        static_cast<std::uint64_t>(v) >= static_cast<std::uint64_t>(size)) {
-      outside = true;
-      continue;
-    }
-    if (alone) {
-      marks_.set(u);
-      marks_.set(v);
-    } else {
-      marks_.set_atomic(u);
-      marks_.set_atomic(v);
-    }
-  }
-  outside_ = outside_ || outside;
-}
-
-std::optional<Bitmap> ConnectedMarks::local_block(const Partition1D& part, const mpi::Comm& comm) {
-  const bool usable = comm.allreduce<int>(outside_ || part.first_word(part.num_ranks()) > marks_.num_words() ? 1 : 0,
-                                          mpi::Op::max) == 0;
-  std::optional<Bitmap> block;
-  if (usable) {
-    block.emplace(part.local_count());
-    comm.reduce_scatter<word_t>(std::span<const word_t>(marks_.data(), part.first_word(part.num_ranks())),
-                                std::span<word_t>(block->data(), block->num_words()), part.word_counts(), mpi::Op::bor);
-  }
-  marks_ = Bitmap();
-  return block;
 }
 
 std::vector<vertex_t> choose_roots(const Bitmap& connected, const Partition1D& part, const mpi::Comm& comm, int count,

@@ -2,7 +2,6 @@
 // BFS roots: distinct vertices with at least one neighbour other than themselves, drawn from the
 // seed so every rank count picks the same ones.
 #include <cstdint>
-#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -14,26 +13,9 @@
 
 namespace g500 {
 
-// Bits of this rank's block: vertex has a non-loop tuple. Collective.
+// Bits of this rank's block: vertex has a non-loop tuple. Collective: a pass over the tuples that
+// sends each endpoint to its owner, so that no rank holds a mark of every id.
 Bitmap connected_vertices(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm);
-
-// The same marks taken on the way, by a pass that reads every tuple anyway (the generation pass):
-// each rank marks the ids of its own tuples in a bitmap of all ids (N/8 bytes), and once the
-// partition is known each rank's block is the OR of every rank's marks, with no pass of its own.
-class ConnectedMarks {
- public:
-  // Ids [0, vertices) can be marked; an id past them makes the marks unusable.
-  explicit ConnectedMarks(std::int64_t vertices) : marks_(vertices) {}
-  // Marks the endpoints of the non-loop tuples, on the OpenMP team.
-  void mark(std::span<const Edge> tuples);
-  // Collective: this rank's block of everyone's marks, as connected_vertices gives it, or nullopt
-  // on every rank when some rank met an id it could not mark. Frees the marks.
-  std::optional<Bitmap> local_block(const Partition1D& part, const mpi::Comm& comm);
-
- private:
-  Bitmap marks_;
-  bool outside_ = false;
-};
 
 // Up to `count` roots (fewer when fewer vertices qualify), identical on every rank. Collective.
 std::vector<vertex_t> choose_roots(const Bitmap& connected, const Partition1D& part, const mpi::Comm& comm, int count,

@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "core/bitmap.hpp"
-#include "exchange/slice_gather.hpp"
+#include <array>
+
+#include "core/padded.hpp"
+#include "validate/routed_scan.hpp"
 
 namespace g500 {
 
@@ -20,39 +22,64 @@ void ReachedTupleCounter::wait(std::span<const vertex_t> parents) {
 }
 
 void ReachedTupleCounter::add(std::span<const vertex_t> parents) {
-  if (reached_.empty()) reached_.assign(static_cast<std::size_t>(part_.num_vertices()), 0);
-  // This search's reached vertices, gathered from their owners into bit `used_` of every vertex.
-  Bitmap mine(part_.local_count()), all(part_.num_vertices());
-  for (local_t i = 0; i < part_.local_count(); ++i)
-    if (parents[i] != kNoParent) mine.set(i);
-  exchange::SliceGather(comm_, {part_.word_counts(), part_.word_displs()}).gather(mine, all, false);
+  if (reached_.empty()) reached_.assign(static_cast<std::size_t>(part_.local_count()) + 1, 0);
   const std::uint16_t bit = static_cast<std::uint16_t>(1u << used_), keep = static_cast<std::uint16_t>(~bit);
-  const vertex_t n = part_.num_vertices();
+  const local_t count = part_.local_count();
 #pragma omp parallel for schedule(static)
-  for (vertex_t v = 0; v < n; ++v) reached_[v] = static_cast<std::uint16_t>((reached_[v] & keep) | (all.test(v) ? bit : 0));
+  for (local_t i = 0; i < count; ++i)
+    reached_[i] = static_cast<std::uint16_t>((reached_[i] & keep) | (parents[i] != kNoParent ? bit : 0));
   ++used_;
 }
+
+namespace {
+
+// The marks as the routed scan reads them: a vertex's row is its 16 bits.
+struct Marks {
+  struct Row {
+    std::uint16_t bits;
+  };
+  const std::uint16_t* reached;
+  Row row(local_t i) const { return {reached[i]}; }
+  const void* address(local_t i) const { return reached + i; }
+};
+
+template <class Id>
+std::vector<std::int64_t> count_both_reached(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
+                                             std::int64_t chunk, const Marks& marks, int slots) {
+  using Batch = std::array<std::int64_t, ReachedTupleCounter::kMaxBatch>;
+  std::vector<Padded<Batch>> thread_nedge(omp_get_max_threads());
+  validation::RoutedScan<Marks::Row, Id, false>(part, comm).run(
+      source, chunk, marks,
+      [&](int t, vertex_t, vertex_t, float, const Marks::Row& row_u, local_t v_local) {
+        const unsigned both = row_u.bits & marks.reached[v_local];
+        Batch& nedge = thread_nedge[t].value;
+        for (int s = 0; s < slots; ++s) nedge[s] += (both >> s) & 1u;
+      },
+      [] {});
+  std::vector<std::int64_t> nedge(slots, 0);
+  for (const Padded<Batch>& mine : thread_nedge)
+    for (int s = 0; s < slots; ++s) nedge[s] += mine.value[s];
+  return nedge;
+}
+
+}  // namespace
 
 std::vector<std::int64_t> ReachedTupleCounter::count(std::span<const vertex_t> parents) {
   add(parents);
   const int slots = used_;
-  std::vector<std::int64_t> thread_nedge(static_cast<std::size_t>(omp_get_max_threads()) * slots, 0);
-  scan_in_pieces(
-      source_, comm_, chunk_,
-      [&](int t, std::span<const Edge> edges) {
-        std::int64_t nedge[kMaxBatch] = {};
-        for (const Edge& e : edges) {
-          const unsigned both = reached_[e.u] & reached_[e.v];
-          for (int s = 0; s < slots; ++s) nedge[s] += (both >> s) & 1u;
-        }
-        for (int s = 0; s < slots; ++s) thread_nedge[static_cast<std::size_t>(t) * slots + s] += nedge[s];
-      },
-      [] {});
-  std::vector<std::int64_t> nedge(slots, 0);
-  for (std::size_t k = 0; k < thread_nedge.size(); ++k) nedge[k % slots] += thread_nedge[k];
+  const Marks marks{reached_.data()};
+  std::vector<std::int64_t> nedge =
+      fits_32_bit(part_.num_vertices()) ? count_both_reached<std::uint32_t>(source_, part_, comm_, chunk_, marks, slots)
+                                        : count_both_reached<vertex_t>(source_, part_, comm_, chunk_, marks, slots);
   for (std::int64_t& c : nedge) c = comm_.allreduce(c, mpi::Op::sum);
   used_ = 0;
   return nedge;
+}
+
+double ReachedTupleCounter::bytes(double n_local, double m_local, int ranks) {
+  const double round = std::min(m_local, static_cast<double>(exchange::kValidationRound));
+  const double id = 8;  // the wider case
+  return 2 * n_local + 3 * validation::RoutedShare(ranks).bytes(2 * id, 2 * id + 8) * round;
 }
 
 std::int64_t count_reached_tuples(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,

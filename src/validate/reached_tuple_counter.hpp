@@ -1,6 +1,8 @@
 #pragma once
 // The TEPS edge counts alone, for runs with --skip-validation: the input tuples whose endpoints a
-// search both reached, counted a batch of searches per pass over the tuples.
+// search both reached, counted a batch of searches per pass over the tuples. Each tuple is counted
+// as it passes its endpoints' owners (validate/routed_scan.hpp), so each rank holds its own
+// vertices' marks only.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -14,7 +16,7 @@
 
 namespace g500 {
 
-// Every rank holds, per vertex, a bit per search of the batch (reached or not).
+// Each rank holds, per vertex of its own, a bit per search of the batch (reached or not).
 class ReachedTupleCounter {
  public:
   static constexpr int kMaxBatch = 16;
@@ -27,6 +29,8 @@ class ReachedTupleCounter {
   // Collective. Adds this search and counts, for each search of the batch in order, the tuples
   // whose endpoints it both reached; the batch is empty again.
   std::vector<std::int64_t> count(std::span<const vertex_t> parents);
+  // Bytes it takes per rank, for the estimate.
+  static double bytes(double n_local, double m_local, int ranks);
 
  private:
   void add(std::span<const vertex_t> parents);
@@ -37,7 +41,7 @@ class ReachedTupleCounter {
   int batch_;
   std::int64_t chunk_;
   int used_ = 0;
-  big_vector<std::uint16_t> reached_;  // bit s of vertex v: search s reached v
+  big_vector<std::uint16_t> reached_;  // bit s of local vertex i: search s reached it
 };
 
 // One search's count: a batch of one. Collective.

@@ -41,27 +41,5 @@ TEST(Roots, FewerWhenFewerVerticesQualify) {
   EXPECT_EQ(roots, (std::vector<vertex_t>{3, 5, 9}));
 }
 
-// The marks taken during a pass over the tuples give every rank the block connected_vertices
-// finds with its own pass, bit for bit; an id past the marks' range makes them unusable everywhere.
-TEST(Roots, MarksOnTheWayMatchTheScan) {
-  const mpi::Comm world = mpi::Comm::world();
-  const KroneckerGenerator gen(11, 8, 3);
-  const KroneckerSource source(gen, world.rank(), world.size());
-  const Partition1D part(gen.num_vertices(), world.size(), world.rank());
-  ConnectedMarks marks(gen.num_vertices());
-  for_each_round(source, world, 1000, [&](std::int64_t, std::span<const Edge> tuples) { marks.mark(tuples); });
-  const std::optional<Bitmap> marked = marks.local_block(part, world);
-  ASSERT_TRUE(marked.has_value());
-  const Bitmap scanned = connected_vertices(source, part, world);
-  ASSERT_EQ(marked->size(), scanned.size());
-  for (std::int64_t w = 0; w < scanned.num_words(); ++w) EXPECT_EQ(marked->word(w), scanned.word(w)) << "word " << w;
-
-  const std::vector<Edge> edges = {{3, 5}, {5, 200}, {12, 12}};
-  const SliceSource small = source_of(edges, world);
-  ConnectedMarks short_marks(128);  // 200 lies past them
-  for_each_round(small, world, 2, [&](std::int64_t, std::span<const Edge> tuples) { short_marks.mark(tuples); });
-  EXPECT_FALSE(short_marks.local_block(Partition1D(256, world.size(), world.rank()), world).has_value());
-}
-
 }  // namespace
 }  // namespace g500
