@@ -70,7 +70,7 @@ class FrontierGather final : public FrontierExchange {
   const Partition1D& part_;
   Bitmap next_, all_;
   SummaryBitmap summary_;
-  std::vector<int> word_counts_, word_displs_;
+  mpi::Counts word_counts_, word_displs_;
 };
 
 // How the frontier crosses ranks (hybrid-1d's node options).

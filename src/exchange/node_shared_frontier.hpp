@@ -37,7 +37,7 @@ class NodeSharedFrontier final : public FrontierExchange {
   mpi::SharedWindow window_;
   mpi::Comm cross_;      // this rank's sub-group across nodes (the leaders' group for local rank 0)
   bool gathers_;         // whether this rank takes part in the inter-node allgather
-  std::vector<int> counts_, displs_;  // words of each node's part in that allgather
+  mpi::Counts counts_, displs_;  // words of each node's part in that allgather
   int current_ = 0;      // which bitmap is the frontier; the other is being filled
 };
 

@@ -33,13 +33,13 @@ class OwnerBuckets {
   // `received`, in parallel (one rank with many threads sends nothing else).
   void exchange(const mpi::Comm& comm, std::vector<T>& received) {
     const int me = comm.rank();
-    std::vector<int> send_counts = totals();
-    const int own = send_counts[me];
+    mpi::Counts send_counts = totals();
+    const std::int64_t own = send_counts[me];
     send_counts[me] = 0;
-    std::vector<int> recv_counts = comm.alltoall_counts(send_counts);
+    mpi::Counts recv_counts = comm.alltoall_counts(send_counts);
     recv_counts[me] = own;
-    const std::vector<int> send_displs = mpi::Comm::displacements(send_counts);
-    const std::vector<int> recv_displs = mpi::Comm::displacements(recv_counts);
+    const mpi::Counts send_displs = mpi::Comm::displacements(send_counts);
+    const mpi::Counts recv_displs = mpi::Comm::displacements(recv_counts);
     send_.resize(static_cast<std::size_t>(send_displs.back() + send_counts.back()));
     received.resize(static_cast<std::size_t>(recv_displs.back() + recv_counts.back()));
     mpi::traffic().add_logical(items_name_, static_cast<std::int64_t>(send_.size()));
@@ -53,17 +53,17 @@ class OwnerBuckets {
   // relay. `received` is grouped by relay. Collective over comm, whose ranks the grid arranges.
   template <class DestOf>
   void exchange_relayed(const mpi::Comm& comm, const RelayGrid& grid, std::vector<T>& received, DestOf&& dest_of) {
-    const std::vector<int> send_counts = pack();
+    const mpi::Counts send_counts = pack();
     mpi::traffic().add_logical(items_name_, static_cast<std::int64_t>(send_.size()) - send_counts[comm.rank()]);
     // Stage one: rows are runs of consecutive ranks, so what goes to row i is one run of send_.
-    std::vector<int> to_row(grid.rows(), 0);
+    mpi::Counts to_row(grid.rows(), 0);
     for (int d = 0; d < num_ranks_; ++d) to_row[grid.row_of(d)] += send_counts[d];
     mpi::traffic().add_logical("relay.stage_one_bytes", bytes_of(send_.size() - to_row[grid.row_of(comm.rank())]));
     grid.column().alltoallv_into<T>(send_, to_row, relayed_);
     // Stage two: the relay sorts what its column sent by destination column.
-    std::vector<int> to_col(grid.cols(), 0);
+    mpi::Counts to_col(grid.cols(), 0);
     for (const T& item : relayed_) ++to_col[grid.col_of(dest_of(item))];
-    std::vector<int> at = mpi::Comm::displacements(to_col);
+    mpi::Counts at = mpi::Comm::displacements(to_col);
     send_.resize(relayed_.size());
     for (const T& item : relayed_) send_[at[grid.col_of(dest_of(item))]++] = item;
     mpi::traffic().add_logical("relay.stage_two_bytes", bytes_of(send_.size() - to_col[grid.col_of(comm.rank())]));
@@ -74,10 +74,10 @@ class OwnerBuckets {
   static std::int64_t bytes_of(std::size_t items) { return static_cast<std::int64_t>(items * sizeof(T)); }
 
   // Items per destination rank, over all threads' buckets.
-  std::vector<int> totals() {
-    std::vector<int> counts(num_ranks_, 0);
+  mpi::Counts totals() {
+    mpi::Counts counts(num_ranks_, 0);
     for (int t = 0; t < num_threads(); ++t)
-      for (int d = 0; d < num_ranks_; ++d) counts[d] += static_cast<int>(bucket(t, d).size());
+      for (int d = 0; d < num_ranks_; ++d) counts[d] += static_cast<std::int64_t>(bucket(t, d).size());
     return counts;
   }
 
@@ -104,9 +104,9 @@ class OwnerBuckets {
   }
 
   // Every bucket into send_, by destination rank, emptying the buckets; returns the count per rank.
-  std::vector<int> pack() {
-    const std::vector<int> send_counts = totals();
-    const std::vector<int> displs = mpi::Comm::displacements(send_counts);
+  mpi::Counts pack() {
+    const mpi::Counts send_counts = totals();
+    const mpi::Counts displs = mpi::Comm::displacements(send_counts);
     send_.resize(static_cast<std::size_t>(displs.back() + send_counts.back()));
     empty_buckets_into([&](int d) { return send_.data() + displs[d]; });
     return send_counts;

@@ -76,7 +76,7 @@ class OwnerQuery {
       }
     }
     mpi::traffic().add_logical("owner_query.questions", static_cast<std::int64_t>(ordered_.size()));
-    const std::vector<int> recv_counts = comm_.alltoallv_into<Question>(ordered_, send_counts_, asked_);
+    const mpi::Counts recv_counts = comm_.alltoallv_into<Question>(ordered_, send_counts_, asked_);
     const std::int64_t m = static_cast<std::int64_t>(asked_.size());
     answers_.resize(m);
 #pragma omp parallel for schedule(static)
@@ -97,7 +97,7 @@ class OwnerQuery {
   std::vector<int> dest_;
   std::vector<std::int64_t> slot_;
   std::vector<std::int64_t> counts_;
-  std::vector<int> send_counts_;
+  mpi::Counts send_counts_;
   std::vector<Question> ordered_, asked_;
   std::vector<Reply> answers_, back_;
 };

@@ -38,17 +38,17 @@ class PacketBuckets {
     }
   }
   // Every destination's packets end to end in `send`, with byte counts and displacements.
-  void assemble(std::vector<std::uint8_t>& send, std::vector<int>& counts, std::vector<int>& displs) const {
+  void assemble(std::vector<std::uint8_t>& send, mpi::Counts& counts, mpi::Counts& displs) const {
     counts.assign(destinations_, 0);
-    for (std::size_t k = 0; k < slots_.size(); ++k) counts[k % destinations_] += static_cast<int>(slots_[k].value.out.size());
+    for (std::size_t k = 0; k < slots_.size(); ++k) counts[k % destinations_] += static_cast<std::int64_t>(slots_[k].value.out.size());
     displs = mpi::Comm::displacements(counts);
     send.resize(static_cast<std::size_t>(displs.back() + counts.back()));
-    std::vector<int> at = displs;
+    mpi::Counts at = displs;
     for (std::size_t k = 0; k < slots_.size(); ++k) {
       const int d = static_cast<int>(k % destinations_);
       const std::vector<std::uint8_t>& out = slots_[k].value.out;
       std::copy(out.begin(), out.end(), send.begin() + at[d]);
-      at[d] += static_cast<int>(out.size());
+      at[d] += static_cast<std::int64_t>(out.size());
     }
   }
 
@@ -66,8 +66,8 @@ class PacketBuckets {
 // counts and displacements in bytes): on_pair(thread, source, u, v). u_limit(source) and v_limit
 // bound the ids; a malformed packet throws FoldPacketError after the team has finished.
 template <class ULimit, class OnPair>
-void decode_packets(std::span<const std::uint8_t> received, const std::vector<int>& counts,
-                    const std::vector<int>& displs, FoldCompression mode, int width, ULimit&& u_limit,
+void decode_packets(std::span<const std::uint8_t> received, const mpi::Counts& counts,
+                    const mpi::Counts& displs, FoldCompression mode, int width, ULimit&& u_limit,
                     std::uint64_t v_limit, OnPair&& on_pair) {
   struct Packet {
     std::span<const std::uint8_t> bytes;

@@ -37,7 +37,7 @@ class ReplicatedHubs {
     std::vector<vertex_t> mine;
     for (local_t i = 0; i < part.local_count(); ++i)
       if (degree_code(i) >= lowest) mine.push_back(part.to_global(i));
-    const std::vector<int> counts = comm.allgather(static_cast<int>(mine.size()));
+    const mpi::Counts counts = comm.allgather(static_cast<std::int64_t>(mine.size()));
     hubs_.resize(static_cast<std::size_t>(taken));
     comm.allgatherv<vertex_t>(mine, hubs_.data(), counts, mpi::Comm::displacements(counts));
     // Ranks own ascending blocks, so hubs_ is sorted.

@@ -14,7 +14,7 @@ namespace g500::exchange {
 
 // Rank r of the communicator owns words [word_displs[r], word_displs[r] + word_counts[r]).
 struct SliceLayout {
-  std::vector<int> word_counts, word_displs;
+  mpi::Counts word_counts, word_displs;
 };
 
 class SliceGather {
@@ -34,8 +34,8 @@ class SliceGather {
     for (std::int64_t w = 0; w < mine.num_words(); ++w)
       for (word_t bits = mine.word(w); bits; bits &= bits - 1)
         positions_.push_back(static_cast<std::uint32_t>(w * kWordBits + __builtin_ctzll(bits)));
-    const std::vector<int> counts = comm_.allgather(static_cast<int>(positions_.size()));
-    const std::vector<int> displs = mpi::Comm::displacements(counts);
+    const mpi::Counts counts = comm_.allgather(static_cast<std::int64_t>(positions_.size()));
+    const mpi::Counts displs = mpi::Comm::displacements(counts);
     gathered_.resize(static_cast<std::size_t>(displs.back() + counts.back()));
     comm_.allgatherv<std::uint32_t>(positions_, gathered_.data(), counts, displs);
     out.clear();
@@ -50,7 +50,7 @@ class SliceGather {
 
  private:
   const mpi::Comm& comm_;
-  std::vector<int> word_counts_, word_displs_;
+  mpi::Counts word_counts_, word_displs_;
   std::vector<std::uint32_t> positions_, gathered_;
 };
 

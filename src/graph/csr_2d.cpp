@@ -21,10 +21,8 @@ big_vector<Column> block_degrees(const big_vector<edge_count_t>& offsets, const 
   std::vector<Column> lengths(rows);  // a degree is below N, so it fits a stored id
 #pragma omp parallel for schedule(static)
   for (local_t u = 0; u < rows; ++u) lengths[u] = static_cast<Column>(offsets[u + 1] - offsets[u]);
-  std::vector<int> counts(grid.grid().rows);
-  for (int i = 0; i < grid.grid().rows; ++i) {
-    counts[i] = static_cast<int>(part.count_of(grid.col() * grid.grid().rows + i));
-  }
+  mpi::Counts counts(grid.grid().rows);
+  for (int i = 0; i < grid.grid().rows; ++i) counts[i] = part.count_of(grid.col() * grid.grid().rows + i);
   big_vector<Column> degree(part.local_count());
   col_comm.reduce_scatter<Column>(lengths, degree, counts, mpi::Op::sum);
   return degree;
@@ -62,10 +60,10 @@ Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, co
   std::vector<Column> w_sorted;  // sorted index of every row-range position's vertex
   if (sort_vertices) {
     sort_block(csr);
-    std::vector<int> counts(grid.grid().cols), displs(grid.grid().cols);
+    mpi::Counts counts(grid.grid().cols), displs(grid.grid().cols);
     for (int c = 0; c < grid.grid().cols; ++c) {
-      counts[c] = static_cast<int>(part.count_of(grid.block_in_row(c)));
-      displs[c] = static_cast<int>(grid.w_begin(c));
+      counts[c] = part.count_of(grid.block_in_row(c));
+      displs[c] = grid.w_begin(c);
     }
     w_sorted.resize(grid.w_count());
     row_comm.allgatherv<Column>({csr.local_to_sorted.data(), csr.local_to_sorted.size()}, w_sorted.data(), counts,

@@ -37,7 +37,7 @@ void gather_level_phases(const mpi::Comm& comm, SearchProfile& profile) {
   std::vector<double> all;
   if (comm.size() <= kMaxRanksListed) {
     all.resize(mine.size() * comm.size());
-    const std::vector<int> counts(comm.size(), static_cast<int>(mine.size()));
+    const mpi::Counts counts(comm.size(), static_cast<std::int64_t>(mine.size()));
     comm.allgatherv<double>(mine, all.data(), counts, mpi::Comm::displacements(counts));
   }
   const int listed = all.empty() ? 0 : comm.size();

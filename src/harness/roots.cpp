@@ -42,7 +42,7 @@ std::vector<vertex_t> choose_roots(const Bitmap& connected, const Partition1D& p
     std::vector<vertex_t> mine;
     for (local_t i = 0; i < part.local_count(); ++i)
       if (connected.test(i)) mine.push_back(part.to_global(i));
-    const std::vector<int> counts = comm.allgather(static_cast<int>(mine.size()));
+    const mpi::Counts counts = comm.allgather(static_cast<std::int64_t>(mine.size()));
     roots.resize(available);
     comm.allgatherv<vertex_t>(mine, roots.data(), counts, mpi::Comm::displacements(counts));
     return roots;

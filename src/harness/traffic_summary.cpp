@@ -65,9 +65,9 @@ TrafficSummary gather_traffic(const mpi::Comm& comm, const PhaseTraffic& mine,
   pack(mine.validation, packed);
   pack(mine.sssp, packed);
   const int width = static_cast<int>(packed.size());
-  const std::vector<int> widths = comm.allgather(width);
+  const mpi::Counts widths = comm.allgather(static_cast<std::int64_t>(width));
   std::vector<std::int64_t> all(static_cast<std::size_t>(width) * comm.size());
-  if (std::any_of(widths.begin(), widths.end(), [&](int w) { return w != width; })) {
+  if (std::any_of(widths.begin(), widths.end(), [&](std::int64_t w) { return w != width; })) {
     throw std::logic_error("traffic counters differ in shape between ranks");
   }
   comm.allgatherv<std::int64_t>(packed, all.data(), widths, mpi::Comm::displacements(widths));
@@ -83,8 +83,8 @@ TrafficSummary gather_traffic(const mpi::Comm& comm, const PhaseTraffic& mine,
   if (with_matrix) {
     const int p = comm.size();
     summary.matrix.resize(static_cast<std::size_t>(p) * p);
-    comm.allgatherv<std::int64_t>(search_peer_bytes, summary.matrix.data(), std::vector<int>(p, p),
-                                  mpi::Comm::displacements(std::vector<int>(p, p)));
+    comm.allgatherv<std::int64_t>(search_peer_bytes, summary.matrix.data(), mpi::Counts(p, p),
+                                  mpi::Comm::displacements(mpi::Counts(p, p)));
   }
   return summary;
 }

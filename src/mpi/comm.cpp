@@ -4,6 +4,7 @@
 #include <mpi-ext.h>  // MPIX_CUDA_AWARE_SUPPORT (Open MPI)
 #endif
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -77,7 +78,15 @@ int checked_count(std::int64_t n) {
   if (n > INT_MAX) throw std::runtime_error("MPI message of " + std::to_string(n) + " items exceeds INT_MAX");
   return static_cast<int>(n);
 }
+
+namespace {
+std::int64_t forced_limit = 0;  // set_count_limit's, or 0
+}  // namespace
+
+std::int64_t count_limit() { return forced_limit > 0 ? forced_limit : INT_MAX; }
 }  // namespace detail
+
+void set_count_limit(std::int64_t items) { detail::forced_limit = items; }
 
 Comm::Comm(MPI_Comm comm, bool owned) : comm_(comm), owned_(owned) {
   MPI_Comm_rank(comm_, &rank_);
@@ -172,7 +181,7 @@ void Comm::count_broadcast(std::size_t bytes, int root) const {
   }
 }
 
-void Comm::count_gather(std::size_t my_bytes, const std::vector<int>& counts, std::size_t item_bytes) const {
+void Comm::count_gather(std::size_t my_bytes, const Counts& counts, std::size_t item_bytes) const {
   const std::int64_t mine = static_cast<std::int64_t>(my_bytes), others = size_ - 1;
   std::int64_t received = 0, sources = 0;
   for (int r = 0; r < size_; ++r) {
@@ -191,8 +200,7 @@ void Comm::count_uniform_alltoall(std::size_t bytes_per_peer) const {
   traffic().record(OpKind::alltoall, others, b * others, others, b * others);
 }
 
-void Comm::count_alltoallv(const std::vector<int>& send_counts, const std::vector<int>& recv_counts,
-                           std::size_t item_bytes) const {
+void Comm::count_alltoallv(const Counts& send_counts, const Counts& recv_counts, std::size_t item_bytes) const {
   const std::int64_t item = static_cast<std::int64_t>(item_bytes);
   std::int64_t sent = 0, received = 0, to = 0, from = 0;
   for (int r = 0; r < size_; ++r) {
@@ -234,15 +242,136 @@ void Comm::count_point_to_point_send(std::size_t bytes, int dest) const {
   traffic().record(OpKind::point_to_point, 1, static_cast<std::int64_t>(bytes), 0, 0);
 }
 
-std::vector<int> Comm::displacements(const std::vector<int>& counts) {
-  std::vector<int> displs(counts.size());
+Counts Comm::displacements(const Counts& counts) {
+  Counts displs(counts.size());
   std::int64_t sum = 0;
   for (std::size_t i = 0; i < counts.size(); ++i) {
-    displs[i] = detail::checked_count(sum);
+    displs[i] = sum;
     sum += counts[i];
   }
-  detail::checked_count(sum);
   return displs;
+}
+
+namespace {
+
+bool all_fit(const Counts& a, const Counts& b, std::int64_t limit) {
+  for (std::size_t r = 0; r < a.size(); ++r)
+    if (a[r] > limit || b[r] > limit || a[r] + b[r] > limit) return false;
+  return true;
+}
+
+std::vector<int> as_int(const Counts& values) { return std::vector<int>(values.begin(), values.end()); }
+
+}  // namespace
+
+// Past the limit, windows of `out`: each call gathers the items of [base, base + limit), every rank
+// sending the part of its slice that lies inside, so that no count or displacement passes it.
+void Comm::allgatherv_windows(const void* mine, void* out, const Counts& counts, const Counts& displs,
+                              MPI_Datatype type, std::size_t item_bytes) const {
+  const std::int64_t limit = detail::count_limit();
+  if (all_fit(counts, displs, limit)) {
+    MPI_Allgatherv(mine ? mine : MPI_IN_PLACE, static_cast<int>(mine ? counts[rank_] : 0),
+                   mine ? type : MPI_DATATYPE_NULL, out, as_int(counts).data(), as_int(displs).data(), type, comm_);
+    return;
+  }
+  std::int64_t end = 0;
+  for (int r = 0; r < size_; ++r) end = std::max(end, displs[r] + counts[r]);
+  std::vector<int> window_counts(size_), window_displs(size_);
+  for (std::int64_t base = 0; base < end; base += limit) {
+    const std::int64_t top = std::min(end, base + limit);
+    for (int r = 0; r < size_; ++r) {
+      const std::int64_t first = std::max(displs[r], base), last = std::min(displs[r] + counts[r], top);
+      window_counts[r] = static_cast<int>(std::max<std::int64_t>(0, last - first));
+      window_displs[r] = window_counts[r] ? static_cast<int>(first - base) : 0;
+    }
+    char* const window = static_cast<char*>(out) + base * static_cast<std::int64_t>(item_bytes);
+    if (mine) {
+      const std::int64_t from = std::max<std::int64_t>(0, base - displs[rank_]);
+      MPI_Allgatherv(static_cast<const char*>(mine) + from * static_cast<std::int64_t>(item_bytes),
+                     window_counts[rank_], type, window, window_counts.data(), window_displs.data(), type, comm_);
+    } else {
+      MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, window, window_counts.data(), window_displs.data(), type,
+                     comm_);
+    }
+  }
+}
+
+// Past the limit, windows of `values` as for allgatherv: each call reduces [base, base + limit) and
+// scatters the parts of the ranks' blocks that lie inside.
+void Comm::reduce_scatter_windows(const void* values, void* mine, const Counts& counts, MPI_Datatype type, Op op,
+                                  std::size_t item_bytes) const {
+  const std::int64_t limit = detail::count_limit();
+  const Counts displs = displacements(counts);
+  const std::int64_t end = displs.back() + counts.back();
+  if (end <= limit) {
+    MPI_Reduce_scatter(values, mine, as_int(counts).data(), type, detail::to_mpi(op), comm_);
+    return;
+  }
+  std::vector<int> window_counts(size_);
+  const std::int64_t item = static_cast<std::int64_t>(item_bytes);
+  for (std::int64_t base = 0; base < end; base += limit) {
+    const std::int64_t top = std::min(end, base + limit);
+    for (int r = 0; r < size_; ++r) {
+      const std::int64_t first = std::max(displs[r], base), last = std::min(displs[r] + counts[r], top);
+      window_counts[r] = static_cast<int>(std::max<std::int64_t>(0, last - first));
+    }
+    const std::int64_t into = std::max<std::int64_t>(0, base - displs[rank_]);
+    MPI_Reduce_scatter(static_cast<const char*>(values) + base * item, static_cast<char*>(mine) + into * item,
+                       window_counts.data(), type, detail::to_mpi(op), comm_);
+  }
+}
+
+// Past the limit, rounds of MPI_Alltoallw: in round k each pair moves items [k * limit, (k + 1) *
+// limit) of its part, described by a datatype that carries the part's 64-bit byte offset, so that
+// the int counts and displacements MPI takes stay 1 and 0.
+void Comm::alltoallv_any(const void* send, const Counts& send_counts, const Counts& send_displs, void* recv,
+                         const Counts& recv_counts, const Counts& recv_displs, MPI_Datatype type,
+                         std::size_t item_bytes, Request* req) const {
+  const std::int64_t limit = detail::count_limit();
+  const bool fit = comm_ != MPI_COMM_NULL && allreduce<int>(all_fit(send_counts, send_displs, limit) &&
+                                                                    all_fit(recv_counts, recv_displs, limit)
+                                                                ? 0
+                                                                : 1,
+                                                            Op::max) == 0;
+  if (fit) {
+    const std::vector<int> sc = as_int(send_counts), sd = as_int(send_displs), rc = as_int(recv_counts),
+                           rd = as_int(recv_displs);
+    if (req) {
+      // The int vectors must outlive the request: kept with it.
+      req->keep_ = std::make_shared<std::vector<std::vector<int>>>(std::vector<std::vector<int>>{sc, sd, rc, rd});
+      const auto& k = *req->keep_;
+      MPI_Ialltoallv(send, k[0].data(), k[1].data(), type, recv, k[2].data(), k[3].data(), type, comm_, &req->req_);
+    } else {
+      MPI_Alltoallv(send, sc.data(), sd.data(), type, recv, rc.data(), rd.data(), type, comm_);
+    }
+    return;
+  }
+  std::int64_t most = 0;
+  for (int r = 0; r < size_; ++r) most = std::max({most, send_counts[r], recv_counts[r]});
+  const std::int64_t rounds = allreduce<std::int64_t>((most + limit - 1) / limit, Op::max);
+  const std::vector<int> ones(size_, 1), zeros(size_, 0);
+  std::vector<MPI_Datatype> send_types(size_), recv_types(size_);
+  const auto part_type = [&](std::int64_t count, std::int64_t displ, std::int64_t round) {
+    const std::int64_t first = std::min(count, round * limit), items = std::min(count, first + limit) - first;
+    MPI_Datatype t;
+    int length = static_cast<int>(items);
+    MPI_Aint offset = static_cast<MPI_Aint>((displ + first) * static_cast<std::int64_t>(item_bytes));
+    MPI_Type_create_hindexed(1, &length, &offset, type, &t);
+    MPI_Type_commit(&t);
+    return t;
+  };
+  for (std::int64_t k = 0; k < rounds; ++k) {
+    for (int r = 0; r < size_; ++r) {
+      send_types[r] = part_type(send_counts[r], send_displs[r], k);
+      recv_types[r] = part_type(recv_counts[r], recv_displs[r], k);
+    }
+    MPI_Alltoallw(send, ones.data(), zeros.data(), send_types.data(), recv, ones.data(), zeros.data(),
+                  recv_types.data(), comm_);
+    for (int r = 0; r < size_; ++r) {
+      MPI_Type_free(&send_types[r]);
+      MPI_Type_free(&recv_types[r]);
+    }
+  }
 }
 
 }  // namespace g500::mpi

@@ -58,7 +58,17 @@ MPI_Datatype arithmetic_type() {
   else static_assert(sizeof(T) == 0, "no MPI type for T");
 }
 int checked_count(std::int64_t n);
+// The most items one MPI call moves to or from one place (a count or displacement MPI takes as
+// int): INT_MAX, or less while a test forces the chunked paths (set_count_limit).
+std::int64_t count_limit();
 }  // namespace detail
+
+// Counts and displacements of a collective, per rank, in items: 64-bit whatever the scale. Calls
+// whose counts or displacements pass what MPI's int holds are made in chunks.
+using Counts = std::vector<std::int64_t>;
+
+// For tests: a smaller limit per MPI call, so that small runs take the chunked paths (0: MPI's own).
+void set_count_limit(std::int64_t items);
 
 // Whether this MPI library says it can read and write CUDA device memory (Open MPI's extension).
 bool cuda_aware();
@@ -114,10 +124,9 @@ class Comm {
   // Element-wise reduction of every rank's `values`, of which rank r gets counts[r] elements
   // (in rank order) in `mine`. Counted as a reduction: the values go out once, a part comes back.
   template <class T>
-  void reduce_scatter(std::span<const T> values, std::span<T> mine, const std::vector<int>& counts, Op op) const {
+  void reduce_scatter(std::span<const T> values, std::span<T> mine, const Counts& counts, Op op) const {
     count_reduction(values.size_bytes());
-    MPI_Reduce_scatter(values.data(), mine.data(), counts.data(), detail::arithmetic_type<T>(), detail::to_mpi(op),
-                       comm_);
+    reduce_scatter_windows(values.data(), mine.data(), counts, detail::arithmetic_type<T>(), op, sizeof(T));
   }
   template <class T>
   void broadcast(std::span<T> values, int root) const {
@@ -127,35 +136,31 @@ class Comm {
   template <class T>
   std::vector<T> allgather(const T& value) const {
     std::vector<T> out(size_);
-    count_gather(sizeof(T), std::vector<int>(size_, 1), sizeof(T));
+    count_gather(sizeof(T), Counts(size_, 1), sizeof(T));
     MPI_Allgather(&value, 1, detail::bytes_type<T>(), out.data(), 1, detail::bytes_type<T>(), comm_);
     return out;
   }
   // Every rank contributes `mine` (counts[rank] items); `out` gets all slices at `displs`.
   template <class T>
-  void allgatherv(std::span<const T> mine, T* out, const std::vector<int>& counts,
-                  const std::vector<int>& displs) const {
+  void allgatherv(std::span<const T> mine, T* out, const Counts& counts, const Counts& displs) const {
     count_gather(mine.size_bytes(), counts, sizeof(T));
-    MPI_Allgatherv(mine.data(), detail::checked_count(mine.size()), detail::bytes_type<T>(), out,
-                   counts.data(), displs.data(), detail::bytes_type<T>(), comm_);
+    allgatherv_windows(mine.data(), out, counts, displs, detail::bytes_type<T>(), sizeof(T));
   }
   // allgatherv with every rank's slice already in place: `buffer` holds counts[r] items of rank r
   // at displs[r], and this rank's part is sent from there.
   template <class T>
-  void allgatherv_inplace(T* buffer, const std::vector<int>& counts, const std::vector<int>& displs) const {
+  void allgatherv_inplace(T* buffer, const Counts& counts, const Counts& displs) const {
     count_gather(static_cast<std::size_t>(counts[rank_]) * sizeof(T), counts, sizeof(T));
-    MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buffer, counts.data(), displs.data(), detail::bytes_type<T>(),
-                   comm_);
+    allgatherv_windows(nullptr, buffer, counts, displs, detail::bytes_type<T>(), sizeof(T));
   }
   // Personalized all-to-all: send[displs[r] .. + send_counts[r]) goes to rank r. `recv` gets what
   // arrived, ordered by source rank (resized, its capacity reused); returns the receive counts.
   template <class T>
-  std::vector<int> alltoallv_into(std::span<const T> send, const std::vector<int>& send_counts,
-                                  std::vector<T>& recv) const {
-    const std::vector<int> recv_counts = alltoall_counts(send_counts);
+  Counts alltoallv_into(std::span<const T> send, const Counts& send_counts, std::vector<T>& recv) const {
+    const Counts recv_counts = alltoall_counts(send_counts);
     std::int64_t total = 0;
-    for (int c : recv_counts) total += c;
-    recv.resize(total);
+    for (const std::int64_t c : recv_counts) total += c;
+    recv.resize(static_cast<std::size_t>(total));
     alltoallv_raw<T>(send.data(), send_counts, recv.data(), recv_counts);
     return recv_counts;
   }
@@ -192,46 +197,45 @@ class Comm {
   }
 
   // How many items each rank will send this one, given what this one sends each rank.
-  std::vector<int> alltoall_counts(const std::vector<int>& send_counts) const {
-    std::vector<int> recv_counts(size_, 0);
-    count_uniform_alltoall(sizeof(int));
-    MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm_);
+  Counts alltoall_counts(const Counts& send_counts) const {
+    Counts recv_counts(size_, 0);
+    count_uniform_alltoall(sizeof(std::int64_t));
+    MPI_Alltoall(send_counts.data(), 1, MPI_INT64_T, recv_counts.data(), 1, MPI_INT64_T, comm_);
     return recv_counts;
   }
   // alltoallv between raw buffers, which may be device memory when MPI is CUDA-aware.
   template <class T>
-  void alltoallv_raw(const T* send, const std::vector<int>& send_counts, T* recv,
-                     const std::vector<int>& recv_counts) const {
+  void alltoallv_raw(const T* send, const Counts& send_counts, T* recv, const Counts& recv_counts) const {
     alltoallv_displaced(send, send_counts, displacements(send_counts), recv, recv_counts, displacements(recv_counts));
   }
 
   // alltoallv_raw with the displacements given (items may leave gaps in `recv`).
   template <class T>
-  void alltoallv_displaced(const T* send, const std::vector<int>& send_counts, const std::vector<int>& send_displs,
-                           T* recv, const std::vector<int>& recv_counts, const std::vector<int>& recv_displs) const {
+  void alltoallv_displaced(const T* send, const Counts& send_counts, const Counts& send_displs, T* recv,
+                           const Counts& recv_counts, const Counts& recv_displs) const {
     static_assert(std::is_trivially_copyable_v<T>);
     count_alltoallv(send_counts, recv_counts, sizeof(T));
-    MPI_Alltoallv(send, send_counts.data(), send_displs.data(), detail::bytes_type<T>(), recv, recv_counts.data(),
-                  recv_displs.data(), detail::bytes_type<T>(), comm_);
+    alltoallv_any(send, send_counts, send_displs, recv, recv_counts, recv_displs, detail::bytes_type<T>(), sizeof(T),
+                  nullptr);
   }
 
   // alltoallv_raw, non-blocking: `req` completes it. The buffers and all four vectors must outlive
-  // req. Counted when posted.
+  // req. Counted when posted. Past the per-call limit it runs at once, in chunks, and req is done.
   template <class T>
-  void ialltoallv_raw(const T* send, const std::vector<int>& send_counts, const std::vector<int>& send_displs, T* recv,
-                      const std::vector<int>& recv_counts, const std::vector<int>& recv_displs, Request& req) const {
+  void ialltoallv_raw(const T* send, const Counts& send_counts, const Counts& send_displs, T* recv,
+                      const Counts& recv_counts, const Counts& recv_displs, Request& req) const {
     static_assert(std::is_trivially_copyable_v<T>);
     req = Request();
     count_alltoallv(send_counts, recv_counts, sizeof(T));
-    MPI_Ialltoallv(send, send_counts.data(), send_displs.data(), detail::bytes_type<T>(), recv, recv_counts.data(),
-                   recv_displs.data(), detail::bytes_type<T>(), comm_, &req.req_);
+    alltoallv_any(send, send_counts, send_displs, recv, recv_counts, recv_displs, detail::bytes_type<T>(), sizeof(T),
+                  &req);
   }
 
   // `text` as held by rank `root`, on every rank.
   std::string broadcast_string(const std::string& text, int root) const;
 
-  // Exclusive prefix sums of counts, checked against int overflow.
-  static std::vector<int> displacements(const std::vector<int>& counts);
+  // Exclusive prefix sums of counts.
+  static Counts displacements(const Counts& counts);
 
  private:
   Comm(MPI_Comm comm, bool owned);
@@ -239,10 +243,18 @@ class Comm {
   void count_reduction(std::size_t bytes) const;
   void count_point_to_point_send(std::size_t bytes, int dest) const;
   void count_broadcast(std::size_t bytes, int root) const;
-  void count_gather(std::size_t my_bytes, const std::vector<int>& counts, std::size_t item_bytes) const;
+  void count_gather(std::size_t my_bytes, const Counts& counts, std::size_t item_bytes) const;
   void count_uniform_alltoall(std::size_t bytes_per_peer) const;
-  void count_alltoallv(const std::vector<int>& send_counts, const std::vector<int>& recv_counts,
-                       std::size_t item_bytes) const;
+  void count_alltoallv(const Counts& send_counts, const Counts& recv_counts, std::size_t item_bytes) const;
+  // The collectives themselves, in one MPI call when every count and displacement fits the limit,
+  // else in chunks (mpi/comm.cpp says how). `mine` null: in place.
+  void allgatherv_windows(const void* mine, void* out, const Counts& counts, const Counts& displs, MPI_Datatype type,
+                          std::size_t item_bytes) const;
+  void reduce_scatter_windows(const void* values, void* mine, const Counts& counts, MPI_Datatype type, Op op,
+                              std::size_t item_bytes) const;
+  void alltoallv_any(const void* send, const Counts& send_counts, const Counts& send_displs, void* recv,
+                     const Counts& recv_counts, const Counts& recv_displs, MPI_Datatype type, std::size_t item_bytes,
+                     Request* req) const;
 
   MPI_Comm comm_;
   bool owned_;

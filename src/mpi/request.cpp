@@ -9,6 +9,7 @@ Request& Request::operator=(Request&& other) noexcept {
     release();
     req_ = other.req_;
     receive_ = other.receive_;
+    keep_ = std::move(other.keep_);
     other.req_ = MPI_REQUEST_NULL;
   }
   return *this;

@@ -6,6 +6,8 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 namespace g500::mpi {
 
@@ -19,7 +21,9 @@ struct Arrival {
 class Request {
  public:
   Request() = default;
-  Request(Request&& other) noexcept : req_(other.req_), receive_(other.receive_) { other.req_ = MPI_REQUEST_NULL; }
+  Request(Request&& other) noexcept : req_(other.req_), receive_(other.receive_), keep_(std::move(other.keep_)) {
+    other.req_ = MPI_REQUEST_NULL;
+  }
   Request& operator=(Request&& other) noexcept;
   Request(const Request&) = delete;
   Request& operator=(const Request&) = delete;
@@ -37,6 +41,8 @@ class Request {
 
   MPI_Request req_ = MPI_REQUEST_NULL;
   bool receive_ = false;
+  // What a non-blocking collective reads until it completes (its int counts), held with it.
+  std::shared_ptr<std::vector<std::vector<int>>> keep_;
 };
 
 }  // namespace g500::mpi

@@ -46,11 +46,13 @@ class Partition1D {
   }
 
   // Every rank's block as the counts and displacements of a collective (allgatherv), in vertices or
-  // in whole words; one block is below 2^31 of either.
-  std::vector<int> vertex_counts() const { return per_rank([&](int r) { return count_of(r); }); }
-  std::vector<int> vertex_displs() const { return per_rank([&](int r) { return begin_of(r); }); }
-  std::vector<int> word_counts() const { return per_rank([&](int r) { return first_word(r + 1) - first_word(r); }); }
-  std::vector<int> word_displs() const { return per_rank([&](int r) { return first_word(r); }); }
+  // in whole words, 64-bit (mpi::Comm makes the calls in chunks where MPI's int would overflow).
+  std::vector<std::int64_t> vertex_counts() const { return per_rank([&](int r) { return count_of(r); }); }
+  std::vector<std::int64_t> vertex_displs() const { return per_rank([&](int r) { return begin_of(r); }); }
+  std::vector<std::int64_t> word_counts() const {
+    return per_rank([&](int r) { return first_word(r + 1) - first_word(r); });
+  }
+  std::vector<std::int64_t> word_displs() const { return per_rank([&](int r) { return first_word(r); }); }
 
   // This rank's block.
   vertex_t begin() const { return begin_; }
@@ -63,9 +65,9 @@ class Partition1D {
 
  private:
   template <class Of>
-  std::vector<int> per_rank(Of&& of) const {
-    std::vector<int> out(p_);
-    for (int r = 0; r < p_; ++r) out[r] = static_cast<int>(of(r));
+  std::vector<std::int64_t> per_rank(Of&& of) const {
+    std::vector<std::int64_t> out(p_);
+    for (int r = 0; r < p_; ++r) out[r] = of(r);
     return out;
   }
 

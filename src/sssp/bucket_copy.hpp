@@ -45,7 +45,7 @@ class BucketCopy {
     comm.allgatherv_inplace(words, part.word_counts(), part.word_displs());
     for (std::int64_t w = 0; w < bits_.num_words(); ++w)
       before_[w + 1] = before_[w] + std::popcount(words[w]);
-    const std::vector<int> counts = comm.allgather(static_cast<int>(mine.size()));
+    const mpi::Counts counts = comm.allgather(static_cast<std::int64_t>(mine.size()));
     dist_.resize(static_cast<std::size_t>(before_.back()));
     comm.allgatherv<float>(mine, dist_.data(), counts, mpi::Comm::displacements(counts));
     lowest_ = std::numeric_limits<float>::infinity();

@@ -32,7 +32,7 @@ class FinishedBits {
   // Adds this rank's members of a finished bucket (local ids, any order); every rank calls it
   // with its own. Collective.
   void add(const mpi::Comm& comm, const Partition1D& part, std::span<const local_t> members) {
-    const std::vector<int> counts = comm.allgather(static_cast<int>(members.size()));
+    const mpi::Counts counts = comm.allgather(static_cast<std::int64_t>(members.size()));
     std::int64_t total = 0;
     for (const int c : counts) total += c;
     if (total == 0) return;

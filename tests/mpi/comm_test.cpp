@@ -39,7 +39,7 @@ TEST(Traffic, AlltoallvCountsMatchHandCountedBytes) {
   struct Item {
     std::int64_t a, b;
   };
-  std::vector<int> counts(p, me + 1);
+  mpi::Counts counts(p, me + 1);
   counts[me] = 5;
   std::vector<Item> send(static_cast<std::size_t>(me + 1) * (p - 1) + 5), recv;
   const mpi::TrafficSnapshot before = mpi::traffic().snapshot();
@@ -54,11 +54,11 @@ TEST(Traffic, AlltoallvCountsMatchHandCountedBytes) {
   EXPECT_EQ(c.op(OpKind::alltoallv).messages_sent, p - 1);
   EXPECT_EQ(c.op(OpKind::alltoallv).bytes_received, from_others);
   EXPECT_EQ(c.op(OpKind::alltoallv).messages_received, p - 1);
-  // The counts travel first: one int to each other rank.
-  EXPECT_EQ(c.op(OpKind::alltoall).bytes_sent, 4 * (p - 1));
+  // The counts travel first: one 64-bit count to each other rank.
+  EXPECT_EQ(c.op(OpKind::alltoall).bytes_sent, 8 * (p - 1));
   EXPECT_EQ(c.distinct_peers, p - 1);
   const std::vector<std::int64_t> peers = after.peer_bytes_since(before);
-  for (int d = 0; d < p; ++d) EXPECT_EQ(peers[d], d == me ? 0 : 16 * (me + 1) + 4) << d;
+  for (int d = 0; d < p; ++d) EXPECT_EQ(peers[d], d == me ? 0 : 16 * (me + 1) + 8) << d;
 }
 
 TEST(Traffic, CollectivesCountTheirPayload) {
@@ -68,7 +68,7 @@ TEST(Traffic, CollectivesCountTheirPayload) {
   std::vector<std::int64_t> values(10, me);
   world.allreduce_inplace<std::int64_t>(values, mpi::Op::sum);
   // Rank r contributes r + 1 doubles to an allgatherv.
-  std::vector<int> counts(p), displs;
+  mpi::Counts counts(p), displs;
   for (int r = 0; r < p; ++r) counts[r] = r + 1;
   displs = mpi::Comm::displacements(counts);
   std::vector<double> mine(me + 1, 1.0), all(static_cast<std::size_t>(p) * (p + 1) / 2);
@@ -103,6 +103,70 @@ TEST(Traffic, OwnerBucketsCountItemsSentToOthers) {
   EXPECT_EQ(c.logical.at("test.owner_bucket_items").calls, 1);
   EXPECT_EQ(c.logical.at("test.owner_bucket_items").items, 3 * (p - 1));
   EXPECT_EQ(c.op(OpKind::alltoallv).bytes_sent, 8 * 3 * (p - 1));
+}
+
+// With MPI's per-call limit forced down to 3 items, every collective whose counts or displacements
+// pass it runs in chunks, and gives the same result as in one call.
+TEST(Comm, CollectivesPastTheCountLimitRunInChunks) {
+  const mpi::Comm world = mpi::Comm::world();
+  const int p = world.size(), me = world.rank();
+  struct Forced {
+    Forced() { mpi::set_count_limit(3); }
+    ~Forced() { mpi::set_count_limit(0); }
+  } forced;
+  // allgatherv, out of place and in place: rank r holds r + 2 items.
+  mpi::Counts counts(p);
+  for (int r = 0; r < p; ++r) counts[r] = r + 2;
+  const mpi::Counts displs = mpi::Comm::displacements(counts);
+  const std::int64_t total = displs.back() + counts.back();
+  const auto item = [](std::int64_t k) { return 1000 + 3 * k; };
+  std::vector<std::int64_t> mine(counts[me]);
+  for (std::int64_t k = 0; k < counts[me]; ++k) mine[k] = item(displs[me] + k);
+  std::vector<std::int64_t> all(total, -1), in_place(total, -1);
+  world.allgatherv<std::int64_t>(mine, all.data(), counts, displs);
+  std::copy(mine.begin(), mine.end(), in_place.begin() + displs[me]);
+  world.allgatherv_inplace<std::int64_t>(in_place.data(), counts, displs);
+  for (std::int64_t k = 0; k < total; ++k) {
+    ASSERT_EQ(all[k], item(k)) << k;
+    ASSERT_EQ(in_place[k], item(k)) << k;
+  }
+  // reduce_scatter: every rank adds (rank + 1) * k at position k; rank r gets its block's sums.
+  std::vector<std::int64_t> values(total), sums(counts[me]);
+  for (std::int64_t k = 0; k < total; ++k) values[k] = (me + 1) * k;
+  world.reduce_scatter<std::int64_t>(values, sums, counts, mpi::Op::sum);
+  for (std::int64_t k = 0; k < counts[me]; ++k) ASSERT_EQ(sums[k], static_cast<std::int64_t>(p) * (p + 1) / 2 * (displs[me] + k));
+  // alltoallv, blocking and not: rank s sends (s + d) % 4 + 2 items to rank d, each naming both.
+  mpi::Counts send_counts(p);
+  std::vector<std::int64_t> send;
+  for (int d = 0; d < p; ++d) {
+    send_counts[d] = (me + d) % 4 + 2;
+    for (std::int64_t k = 0; k < send_counts[d]; ++k) send.push_back(1000000 * me + 1000 * d + k);
+  }
+  std::vector<std::int64_t> got;
+  const mpi::Counts recv_counts = world.alltoallv_into<std::int64_t>(send, send_counts, got);
+  std::vector<std::int64_t> later(got.size(), -1);
+  const mpi::Counts send_displs = mpi::Comm::displacements(send_counts), recv_displs = mpi::Comm::displacements(recv_counts);
+  mpi::Request request;
+  world.ialltoallv_raw<std::int64_t>(send.data(), send_counts, send_displs, later.data(), recv_counts, recv_displs, request);
+  request.wait();
+  std::size_t at = 0;
+  for (int s = 0; s < p; ++s) {
+    ASSERT_EQ(recv_counts[s], (s + me) % 4 + 2);
+    for (std::int64_t k = 0; k < recv_counts[s]; ++k, ++at) {
+      ASSERT_EQ(got[at], 1000000 * s + 1000 * me + k) << "from " << s;
+      ASSERT_EQ(later[at], got[at]);
+    }
+  }
+  EXPECT_EQ(at, got.size());
+  // The exchange patterns above them too: owner buckets.
+  exchange::OwnerBuckets<std::int64_t> buckets(p, 1, "test.chunked_items");
+  for (int d = 0; d < p; ++d)
+    for (int k = 0; k < 5; ++k) buckets.push(0, d, 100 * me + k);
+  std::vector<std::int64_t> arrived;
+  buckets.exchange(world, arrived);
+  ASSERT_EQ(static_cast<int>(arrived.size()), 5 * p);
+  for (int s = 0; s < p; ++s)
+    for (int k = 0; k < 5; ++k) EXPECT_EQ(arrived[5 * s + k], 100 * s + k);
 }
 
 }  // namespace

@@ -6,7 +6,6 @@
 #include <optional>
 
 #include "core/error.hpp"
-#include "exchange/column_gather.hpp"
 #include "exchange/frontier_exchange.hpp"
 #include "exchange/owner_buckets.hpp"
 #include "exchange/owner_query.hpp"
@@ -165,30 +164,6 @@ TEST(NodeTopology, PretendNodesAreConsecutiveBlocks) {
   }
   if (world.size() > 1) {
     EXPECT_THROW(mpi::NodeTopology(world, world.size() + 1), UserError);
-  }
-}
-
-// Rank r holds r + 2 rows of a three-column table (some ranks' rows run out before others'); after
-// gathering the middle column, every rank holds every row's entry there, in rounds of any size,
-// and the other columns are untouched.
-TEST(ColumnGather, EveryRankHoldsEveryRowsEntry) {
-  const mpi::Comm world = mpi::Comm::world();
-  std::vector<int> counts, displs;
-  for (int r = 0, at = 0; r < world.size(); at += r + 2, ++r) {
-    counts.push_back(r + 2);
-    displs.push_back(at);
-  }
-  const std::int64_t rows = displs.back() + counts.back();
-  const auto entry = [](std::int64_t v) { return static_cast<std::uint16_t>(1000 + 7 * v); };
-  for (std::int64_t round : {std::int64_t{1}, std::int64_t{3}, world.size() * std::int64_t{2}, exchange::kColumnRound}) {
-    std::vector<std::uint16_t> table(3 * rows, 1);
-    for (int k = 0; k < counts[world.rank()]; ++k) table[3 * (displs[world.rank()] + k) + 1] = entry(displs[world.rank()] + k);
-    exchange::gather_column_inplace(world, table.data() + 1, 3, counts, displs, round);
-    for (std::int64_t v = 0; v < rows; ++v) {
-      ASSERT_EQ(table[3 * v + 1], entry(v)) << "row " << v << ", rounds of " << round;
-      ASSERT_EQ(table[3 * v], 1);
-      ASSERT_EQ(table[3 * v + 2], 1);
-    }
   }
 }
 

@@ -34,5 +34,38 @@ TEST(Partition1D, BlocksCoverAllVerticesForAnyRankCount) {
   }
 }
 
+// SCALE 42 on 608,256 ranks (as many as the largest Graph500 entries run): every rank's block as
+// the counts and displacements of a collective, in vertices and in words, adds up without
+// overflow; ownership holds at the blocks' edges, for a power-of-two rank count (owner by shift)
+// and one that is not.
+TEST(Partition1D, CountsAndDisplacementsHoldAtScale42OnAMillionRanks) {
+  const vertex_t n = vertex_t{1} << 42;
+  for (int p : {608256, 1 << 19}) {
+    const Partition1D part(n, p, p - 1);
+    const std::vector<std::int64_t> counts = part.vertex_counts(), displs = part.vertex_displs();
+    const std::vector<std::int64_t> word_counts = part.word_counts(), word_displs = part.word_displs();
+    ASSERT_EQ(static_cast<int>(counts.size()), p);
+    std::int64_t at = 0, words = 0;
+    for (int r = 0; r < p; ++r) {
+      ASSERT_EQ(displs[r], at) << "rank " << r;
+      ASSERT_EQ(word_displs[r], words) << "rank " << r;
+      ASSERT_GT(counts[r], std::int64_t{1} << 22);  // about 2^42 / 2^19.2
+      ASSERT_EQ(counts[r], 64 * word_counts[r]);
+      at += counts[r];
+      words += word_counts[r];
+    }
+    EXPECT_EQ(at, n);
+    EXPECT_EQ(words, n / 64);
+    EXPECT_GT(displs.back(), std::int64_t{1} << 41);  // far past int
+    EXPECT_EQ(part.begin(), displs.back());
+    EXPECT_EQ(part.local_count(), counts.back());
+    for (int r : {0, 1, p / 2, p - 2, p - 1}) {
+      const vertex_t first = part.begin_of(r), last = part.begin_of(r + 1) - 1;
+      EXPECT_EQ(part.owner(first), r) << "p " << p << " rank " << r;
+      EXPECT_EQ(part.owner(last), r) << "p " << p << " rank " << r;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace g500

@@ -371,7 +371,7 @@ void Grid2D<Column>::send_found_parents(std::span<vertex_t> parents) {
       x.send.insert(x.send.end(), list.messages.begin(), list.messages.end());
       list.clear();
     }
-    x.send_counts[k] = static_cast<int>(x.send.size() - before);
+    x.send_counts[k] = static_cast<std::int64_t>(x.send.size() - before);
   }
   x.recv_counts = col_comm_.alltoallv_into<std::uint8_t>(x.send, x.send_counts, x.recv);
   // Each vertex came once (with the block's bitmap), and its bits are set already: only its parent.

@@ -26,8 +26,8 @@ exchange::SliceLayout column_layout(const Partition2D& grid) {
   exchange::SliceLayout layout;
   for (int i = 0; i < grid.grid().rows; ++i) {
     const int b = first_block + i;
-    layout.word_counts.push_back(static_cast<int>(part.first_word(b + 1) - part.first_word(b)));
-    layout.word_displs.push_back(static_cast<int>(part.first_word(b) - part.first_word(first_block)));
+    layout.word_counts.push_back(part.first_word(b + 1) - part.first_word(b));
+    layout.word_displs.push_back(part.first_word(b) - part.first_word(first_block));
   }
   return layout;
 }
@@ -39,8 +39,8 @@ exchange::SliceLayout row_layout(const Partition2D& grid) {
   exchange::SliceLayout layout;
   for (int c = 0; c < grid.grid().cols; ++c) {
     const int b = grid.block_in_row(c);
-    layout.word_counts.push_back(static_cast<int>(part.first_word(b + 1) - part.first_word(b)));
-    layout.word_displs.push_back(static_cast<int>(grid.w_begin(c) / kWordBits));
+    layout.word_counts.push_back(part.first_word(b + 1) - part.first_word(b));
+    layout.word_displs.push_back(grid.w_begin(c) / kWordBits);
   }
   return layout;
 }
@@ -129,10 +129,10 @@ template <class Column>
 void Grid2D<Column>::build_bottom_up_tables() {
   const local_t n_local = part_.local_count();
   row_frontier_ = Bitmap(grid_.w_count());
-  std::vector<int> counts, displs;
+  mpi::Counts counts, displs;
   for (int c = 0; c < grid_.grid().cols; ++c) {
-    counts.push_back(static_cast<int>(part_.count_of(grid_.block_in_row(c))));
-    displs.push_back(static_cast<int>(grid_.w_begin(c)));
+    counts.push_back(part_.count_of(grid_.block_in_row(c)));
+    displs.push_back(grid_.w_begin(c));
   }
   // The vertex behind each row-range position, for the parents a bottom-up step finds: the row gathers each
   // block's local index by sorted number, in place, then adds the block's first id.

@@ -174,7 +174,7 @@ class Grid2D : public BfsEngine {
   // Exchange buffers, two slots: in a fold one is in flight while the other is filled or read.
   struct Slot {
     std::vector<std::uint8_t> send, recv;
-    std::vector<int> send_counts, send_displs, recv_counts, recv_displs;
+    mpi::Counts send_counts, send_displs, recv_counts, recv_displs;
     mpi::Request request;
   };
   Slot slots_[2];

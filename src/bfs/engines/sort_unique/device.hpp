@@ -52,7 +52,7 @@ class Device {
   // Steps 1-3: expands the frontier into candidates sorted by vertex (so grouped by owner),
   // unique, without vertices this rank knows are visited or has sent before; send_counts[r] = the
   // candidates owned by rank r. Returns the sizes through the steps.
-  virtual LevelSizes expand(std::vector<int>& send_counts) = 0;
+  virtual LevelSizes expand(std::vector<std::int64_t>& send_counts) = 0;
   // The candidates of the last expand(): in device memory, or copied to the host.
   virtual const Candidate<Id>* candidates() const = 0;
   virtual void candidates_to_host(Candidate<Id>* out) const = 0;

@@ -69,7 +69,7 @@ class ThrustDevice final : public Device<Id> {
   }
 
   // Kept whole: its four steps are paper 003's level, in its order, each a Thrust call or two.
-  LevelSizes expand(std::vector<int>& send_counts) override {
+  LevelSizes expand(std::vector<std::int64_t>& send_counts) override {
     LevelSizes sizes;
     const std::int64_t f = static_cast<std::int64_t>(frontier_.size());
     // Step 1: the frontier's degrees and their exclusive prefix sum (scan_[f] is the total).
@@ -128,7 +128,7 @@ class ThrustDevice final : public Device<Id> {
     thrust::lower_bound(vertices, vertices + k, starts_.begin(), starts_.end(), bounds_.begin());
     const thrust::host_vector<std::int64_t> b = bounds_;
     send_counts.assign(ranks_, 0);
-    for (int r = 0; r < ranks_; ++r) send_counts[r] = static_cast<int>((r + 1 < ranks_ ? b[r + 1] : k) - b[r]);
+    for (int r = 0; r < ranks_; ++r) send_counts[r] = static_cast<std::int64_t>((r + 1 < ranks_ ? b[r + 1] : k) - b[r]);
     return sizes;
   }
 

@@ -80,7 +80,7 @@ void SortUnique<Column>::search(vertex_t root, std::span<vertex_t> parents, Sear
   std::int64_t frontier_edges = comm_.allreduce<std::int64_t>(device_->start(root), mpi::Op::sum);
   std::int64_t frontier_vertices = 1;
   LevelProfiler profiler(comm_, profile);
-  std::vector<int> send_counts;
+  mpi::Counts send_counts;
   for (int level = 0; frontier_vertices > 0; ++level) {
     profiler.begin_level();
     Timer step;
@@ -99,7 +99,7 @@ void SortUnique<Column>::search(vertex_t root, std::span<vertex_t> parents, Sear
       received = static_cast<std::int64_t>(host_received_.size());
       device_->receive_from_host(host_received_.data(), received);
     } else {
-      const std::vector<int> recv_counts = comm_.alltoall_counts(send_counts);
+      const mpi::Counts recv_counts = comm_.alltoall_counts(send_counts);
       for (int c : recv_counts) received += c;
       Candidate* into = device_->receive_buffer(received);
       comm_.alltoallv_raw<Candidate>(device_->candidates(), send_counts, into, recv_counts);
