@@ -24,8 +24,10 @@ inline constexpr std::int64_t kRootScanRound = std::int64_t{1} << 16;
 inline constexpr std::int64_t kTopDownRound = std::int64_t{1} << 19;
 // Kernel 3: a rank's relaxation requests per exchange (pieces end at a vertex, as above).
 inline constexpr std::int64_t kRelaxRound = std::int64_t{1} << 19;
-// Validation: tuples per round (each asks two owners, so half the build round).
-inline constexpr std::int64_t kValidationRound = std::int64_t{1} << 18;
+// Validation: tuples a rank makes per round. Each travels to its endpoints' owners with a row of
+// the batch (up to 76 bytes with SSSP distances), through buckets, a send buffer and a receive
+// buffer: a round this size keeps those within a few tens of MB a rank.
+inline constexpr std::int64_t kValidationRound = std::int64_t{1} << 16;
 
 // A list of `items` split into pieces of about `round` entries (entries_of(i): item i's), each
 // ending at an item, so one item's entries may exceed it: each piece's end into `ends`.

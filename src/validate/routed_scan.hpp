@@ -51,16 +51,14 @@ class RoutedScan {
     const auto scan = [&](int t, std::span<const Edge> edges, std::span<const float> weights) {
       const std::int64_t n = static_cast<std::int64_t>(edges.size());
       Kinds& kinds = sort_by_kind(t, n, [&](std::int64_t k) {
-        return Local{edges[k].u, edges[k].v, Weighted ? weights[k] : 0.0f};
+        return tuple_of(edges[k].u, edges[k].v, Weighted ? weights[k] : 0.0f);
       });
       handle(t, kinds, table, check);
     };
     const auto end_round = [&] {
       to_first_.exchange(comm_, first_);
       for_each_piece(first_, [&](int t, const Tuple* items, std::int64_t n) {
-        Kinds& kinds = sort_by_kind(t, n, [&](std::int64_t k) {
-          return Local{static_cast<vertex_t>(items[k].u), static_cast<vertex_t>(items[k].v), items[k].w};
-        });
+        Kinds& kinds = sort_by_kind(t, n, [&](std::int64_t k) { return items[k]; });
         handle(t, kinds, table, check);
       });
       to_second_.exchange(comm_, second_);
@@ -101,15 +99,10 @@ class RoutedScan {
   };
   static constexpr std::int64_t kPrefetchDistance = 16;
 
-  // A tuple as this rank handles it, turned round when only its second end is here.
-  struct Local {
-    vertex_t u, v;
-    float w;
-  };
   // A piece's tuples by what they need: both ends here (checked here), the first end here (its row
   // goes on with it), the first end elsewhere (it goes there first).
   struct Kinds {
-    std::vector<Local> both_here, first_here, first_away;
+    std::vector<Tuple> both_here, first_here, first_away;  // turned round when only v is here
   };
 
   // Sorts n tuples (tuple(k) gives each) into this thread's kinds, without a branch on where their
@@ -117,17 +110,17 @@ class RoutedScan {
   template <class TupleAt>
   Kinds& sort_by_kind(int t, std::int64_t n, TupleAt&& tuple) {
     Kinds& kinds = kinds_[t].value;
-    for (std::vector<Local>* list : {&kinds.both_here, &kinds.first_here, &kinds.first_away})
+    for (std::vector<Tuple>* list : {&kinds.both_here, &kinds.first_here, &kinds.first_away})
       if (static_cast<std::int64_t>(list->size()) < n) list->resize(static_cast<std::size_t>(n));
-    Local* const out[3] = {kinds.both_here.data(), kinds.first_here.data(), kinds.first_away.data()};
+    Tuple* const out[3] = {kinds.both_here.data(), kinds.first_here.data(), kinds.first_away.data()};
     std::int64_t count[3] = {0, 0, 0};
     for (std::int64_t k = 0; k < n; ++k) {
-      Local x = tuple(k);
-      const bool u_here = part_.owns(x.u), v_here = part_.owns(x.v);
+      Tuple x = tuple(k);
+      const Id a = x.u, b = x.v;
+      const bool u_here = part_.owns(static_cast<vertex_t>(a)), v_here = part_.owns(static_cast<vertex_t>(b));
       const bool turn = !u_here & v_here;
-      const vertex_t u = turn ? x.v : x.u, v = turn ? x.u : x.v;
-      x.u = u;
-      x.v = v;
+      x.u = turn ? b : a;
+      x.v = turn ? a : b;
       const int kind = 2 - static_cast<int>(u_here | v_here) - static_cast<int>(u_here & v_here);
       out[kind][count[kind]++] = x;
     }
@@ -139,22 +132,22 @@ class RoutedScan {
   template <class Table, class Check>
   void handle(int t, Kinds& kinds, const Table& table, Check& check) {
     const std::array<std::int64_t, 3> count = counts_[t].value;
-    const Local* const here = kinds.both_here.data();
+    const Tuple* const here = kinds.both_here.data();
+    const auto local = [&](Id id) { return part_.to_local(static_cast<vertex_t>(id)); };
     for (std::int64_t k = 0; k < count[0]; ++k) {
       if (k + kPrefetchDistance < count[0]) {
-        __builtin_prefetch(table.address(part_.to_local(here[k + kPrefetchDistance].u)));
-        __builtin_prefetch(table.address(part_.to_local(here[k + kPrefetchDistance].v)));
+        __builtin_prefetch(table.address(local(here[k + kPrefetchDistance].u)));
+        __builtin_prefetch(table.address(local(here[k + kPrefetchDistance].v)));
       }
-      check(t, here[k].u, here[k].v, here[k].w, table.row(part_.to_local(here[k].u)), part_.to_local(here[k].v));
+      check(t, here[k].u, here[k].v, here[k].w, table.row(local(here[k].u)), local(here[k].v));
     }
-    const Local* const first = kinds.first_here.data();
+    const Tuple* const first = kinds.first_here.data();
     for (std::int64_t k = 0; k < count[1]; ++k) {
-      if (k + kPrefetchDistance < count[1]) __builtin_prefetch(table.address(part_.to_local(first[k + kPrefetchDistance].u)));
-      to_second_.push(t, part_.owner(first[k].v),
-                      Second{tuple_of(first[k].u, first[k].v, first[k].w), table.row(part_.to_local(first[k].u))});
+      if (k + kPrefetchDistance < count[1]) __builtin_prefetch(table.address(local(first[k + kPrefetchDistance].u)));
+      to_second_.push(t, part_.owner(static_cast<vertex_t>(first[k].v)), Second{first[k], table.row(local(first[k].u))});
     }
-    const Local* const away = kinds.first_away.data();
-    for (std::int64_t k = 0; k < count[2]; ++k) to_first_.push(t, part_.owner(away[k].u), tuple_of(away[k].u, away[k].v, away[k].w));
+    const Tuple* const away = kinds.first_away.data();
+    for (std::int64_t k = 0; k < count[2]; ++k) to_first_.push(t, part_.owner(static_cast<vertex_t>(away[k].u)), away[k]);
   }
 
   // visit(thread, items, n) for the items that arrived, in pieces spread over the threads.

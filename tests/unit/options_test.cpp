@@ -7,6 +7,7 @@
 #include "bfs/engine_choice.hpp"
 #include "harness/memory_check.hpp"
 #include "core/error.hpp"
+#include "exchange/rounds.hpp"
 
 namespace g500 {
 namespace {
@@ -228,7 +229,8 @@ TEST(MemoryEstimate, CountsTheSsspValidationBatch) {
   sixteen.validation_batch = 16;
   const double n_local = (1 << 22) / 2 + 64;
   const auto estimate = [](const KernelChoice& k) { return static_cast<double>(estimate_run_bytes(22, 16, 2, BfsOptions{}, k)); };
-  EXPECT_NEAR(estimate(sixteen) - estimate(eight), 8 * (4 + 23.0 / 8 + 1.0 / 8) * n_local + 3 * 24 * 262144.0 * 8 / 16, 2.0);
+  EXPECT_NEAR(estimate(sixteen) - estimate(eight),
+              8 * (4 + 23.0 / 8 + 1.0 / 8) * n_local + 3 * 24 * static_cast<double>(exchange::kValidationRound) * 8 / 16, 2.0);
   EXPECT_EQ(parse({"--kernels", "sssp", "--validation-batch", "4"}).run.kernels.validation_batch, 4);
 }
 
