@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <utility>
 
 namespace g500::mpi {
 namespace {
@@ -321,6 +322,25 @@ void Comm::reduce_scatter_windows(const void* values, void* mine, const Counts& 
   }
 }
 
+Counts Comm::alltoall_counts(const Counts& send_counts) const {
+  std::int64_t total = 0;
+  for (const std::int64_t c : send_counts) total += c;
+  std::vector<std::int64_t> out(2 * static_cast<std::size_t>(size_)), in(out.size());
+  for (int r = 0; r < size_; ++r) {
+    out[2 * r] = send_counts[r];
+    out[2 * r + 1] = total;
+  }
+  count_uniform_alltoall(2 * sizeof(std::int64_t));
+  MPI_Alltoall(out.data(), 2, MPI_INT64_T, in.data(), 2, MPI_INT64_T, comm_);
+  Counts recv_counts(size_);
+  next_total_ = 0;
+  for (int r = 0; r < size_; ++r) {
+    recv_counts[r] = in[2 * r];
+    next_total_ += in[2 * r + 1];
+  }
+  return recv_counts;
+}
+
 // Past the limit, rounds of MPI_Alltoallw: in round k each pair moves items [k * limit, (k + 1) *
 // limit) of its part, described by a datatype that carries the part's 64-bit byte offset, so that
 // the int counts and displacements MPI takes stay 1 and 0.
@@ -328,11 +348,14 @@ void Comm::alltoallv_any(const void* send, const Counts& send_counts, const Coun
                          const Counts& recv_counts, const Counts& recv_displs, MPI_Datatype type,
                          std::size_t item_bytes, Request* req) const {
   const std::int64_t limit = detail::count_limit();
-  const bool fit = comm_ != MPI_COMM_NULL && allreduce<int>(all_fit(send_counts, send_displs, limit) &&
-                                                                    all_fit(recv_counts, recv_displs, limit)
-                                                                ? 0
-                                                                : 1,
-                                                            Op::max) == 0;
+  // Every count and displacement fits when all items together do, which alltoall_counts told
+  // every rank; else the ranks agree whether each one's own fit.
+  const std::int64_t total = std::exchange(next_total_, -1);
+  const bool fit = (total >= 0 && total <= limit) ||
+                   allreduce<int>(all_fit(send_counts, send_displs, limit) && all_fit(recv_counts, recv_displs, limit)
+                                      ? 0
+                                      : 1,
+                                  Op::max) == 0;
   if (fit) {
     const std::vector<int> sc = as_int(send_counts), sd = as_int(send_displs), rc = as_int(recv_counts),
                            rd = as_int(recv_displs);

@@ -196,13 +196,10 @@ class Comm {
     return static_cast<std::size_t>(bytes) / sizeof(T);
   }
 
-  // How many items each rank will send this one, given what this one sends each rank.
-  Counts alltoall_counts(const Counts& send_counts) const {
-    Counts recv_counts(size_, 0);
-    count_uniform_alltoall(sizeof(std::int64_t));
-    MPI_Alltoall(send_counts.data(), 1, MPI_INT64_T, recv_counts.data(), 1, MPI_INT64_T, comm_);
-    return recv_counts;
-  }
+  // How many items each rank will send this one, given what this one sends each rank. Each count
+  // travels with its sender's total, so that every rank learns how many items the next alltoallv
+  // moves in all; when they fit what MPI's int holds, that alltoallv needs no agreement of its own.
+  Counts alltoall_counts(const Counts& send_counts) const;
   // alltoallv between raw buffers, which may be device memory when MPI is CUDA-aware.
   template <class T>
   void alltoallv_raw(const T* send, const Counts& send_counts, T* recv, const Counts& recv_counts) const {
@@ -258,6 +255,9 @@ class Comm {
 
   MPI_Comm comm_;
   bool owned_;
+  // The items the next alltoallv moves in all, as alltoall_counts learnt them (-1: not known). The
+  // same on every rank, as the calls are.
+  mutable std::int64_t next_total_ = -1;
   int rank_ = 0;
   int size_ = 1;
   std::vector<int> world_ranks_;  // world rank of each rank; empty when this is the world

@@ -54,11 +54,11 @@ TEST(Traffic, AlltoallvCountsMatchHandCountedBytes) {
   EXPECT_EQ(c.op(OpKind::alltoallv).messages_sent, p - 1);
   EXPECT_EQ(c.op(OpKind::alltoallv).bytes_received, from_others);
   EXPECT_EQ(c.op(OpKind::alltoallv).messages_received, p - 1);
-  // The counts travel first: one 64-bit count to each other rank.
-  EXPECT_EQ(c.op(OpKind::alltoall).bytes_sent, 8 * (p - 1));
+  // The counts travel first: a 64-bit count and the sender's total to each other rank.
+  EXPECT_EQ(c.op(OpKind::alltoall).bytes_sent, 16 * (p - 1));
   EXPECT_EQ(c.distinct_peers, p - 1);
   const std::vector<std::int64_t> peers = after.peer_bytes_since(before);
-  for (int d = 0; d < p; ++d) EXPECT_EQ(peers[d], d == me ? 0 : 16 * (me + 1) + 8) << d;
+  for (int d = 0; d < p; ++d) EXPECT_EQ(peers[d], d == me ? 0 : 16 * (me + 1) + 16) << d;
 }
 
 TEST(Traffic, CollectivesCountTheirPayload) {
