@@ -126,14 +126,16 @@ double BfsBatchValidator::bytes(double n, double n_local, double m_local, int ra
   const double parent_bytes = KeptParents::bytes_per_vertex(static_cast<vertex_t>(std::min(n, 9.0e18)));
   const double round = std::min(m_local, static_cast<double>(exchange::kValidationRound));
   const double id = fits_32_bit(static_cast<vertex_t>(std::min(n, 9.0e18))) ? 4 : 8;
-  // Per local vertex: the batch's trees, a deep tree's 2-byte entries beside them, four bitmaps
-  // (pending, remote, a level and the one before), the turned-round pairs (kept, sent, received)
-  // and the waiting searches' parents.
-  const double per_vertex = batch * sizeof(Impl::Entry) + 2 + 4.0 / 8 + 3 * 2 * id + (batch - 1) * parent_bytes;
-  // Per round: tuples to their first owners and, with a row, to their second (buckets, sent,
-  // received), and tree-edge candidates (the same three).
-  const double per_round = 3 * validation::RoutedShare(ranks).bytes(2 * id, 2 * id + 16) + 3 * 2 * 8;
-  return per_vertex * n_local + per_round * round;
+  const validation::RoutedShare share(ranks);
+  // Per local vertex throughout: the batch's trees, a deep tree's 2-byte entries beside them, and
+  // the waiting searches' parents.
+  const double held = batch * sizeof(Impl::Entry) + 2 + (batch - 1) * parent_bytes;
+  // Then either the levels (four bitmaps, the turned-round pairs of the vertices whose parent
+  // lives elsewhere) or the scan's round: tuples to their first owners and, with a row, to their
+  // second (buckets, sent, received), and tree-edge candidates (the same three).
+  const double levels = (4.0 / 8 + share.apart * RemoteChildren::bytes_per_remote_vertex(id)) * n_local;
+  const double scan = (3 * share.bytes(2 * id, 2 * id + 16) + 3 * 2 * 8) * round;
+  return held * n_local + std::max(levels, scan);
 }
 
 ValidationResult validate_bfs(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm, vertex_t root,

@@ -15,39 +15,40 @@ std::string parent_id_problem(vertex_t v, vertex_t p, vertex_t root, vertex_t n)
   return "";
 }
 
-template <class Id>
-RemoteChildren::Pairs<Id>::Pairs(const mpi::Comm& comm)
-    : to_parent(comm.size(), omp_get_max_threads(), "validation.tree_children") {}
-
 RemoteChildren::RemoteChildren(const Partition1D& part, const mpi::Comm& comm)
-    : part_(part), comm_(comm), to_child_(comm.size(), 1, "validation.tree_levels") {
-  if (fits_32_bit(part.num_vertices())) narrow_.emplace(comm);
-  else wide_.emplace(comm);
-}
+    : part_(part), comm_(comm), narrow_ids_(fits_32_bit(part.num_vertices())),
+      to_child_(comm.size(), 1, "validation.tree_levels") {}
 
 void RemoteChildren::build(std::span<const vertex_t> parents, const Bitmap& remote) {
-  if (narrow_) build(*narrow_, parents, remote);
-  else build(*wide_, parents, remote);
+  if (narrow_ids_) build(narrow_, parents, remote);
+  else build(wide_, parents, remote);
 }
 
+void RemoteChildren::release() {
+  narrow_.waiting = {};
+  wide_.waiting = {};
+}
+
+// The buckets live only while the pairs go out, so that they hold no memory past it.
 template <class Id>
 void RemoteChildren::build(Pairs<Id>& pairs, std::span<const vertex_t> parents, const Bitmap& remote) {
+  exchange::OwnerBuckets<typename Pairs<Id>::ChildOf> to_parent(comm_.size(), omp_get_max_threads(),
+                                                                "validation.tree_children");
 #pragma omp parallel for schedule(static)
   for (std::int64_t w = 0; w < remote.num_words(); ++w) {
     const int t = omp_get_thread_num();
     for (word_t bits = remote.word(w); bits; bits &= bits - 1) {
       const local_t i = w * kWordBits + __builtin_ctzll(bits);
-      pairs.to_parent.push(t, part_.owner(parents[i]),
-                           {static_cast<Id>(parents[i]), static_cast<Id>(part_.to_global(i))});
+      to_parent.push(t, part_.owner(parents[i]), {static_cast<Id>(parents[i]), static_cast<Id>(part_.to_global(i))});
     }
   }
-  pairs.to_parent.exchange(comm_, pairs.waiting);
+  to_parent.exchange(comm_, pairs.waiting);
 }
 
 void RemoteChildren::next_level(const Bitmap& previous, bool any, std::vector<local_t>& found) {
   if (any) {
-    if (narrow_) send_reached(*narrow_, previous);
-    else send_reached(*wide_, previous);
+    if (narrow_ids_) send_reached(narrow_, previous);
+    else send_reached(wide_, previous);
   }
   to_child_.exchange(comm_, arrived_);
   found.resize(arrived_.size());

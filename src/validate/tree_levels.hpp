@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -76,12 +75,15 @@ class RemoteChildren {
   RemoteChildren(const Partition1D& part, const mpi::Comm& comm);
   // Collective: each vertex of `remote` (a bitmap of this rank's vertices) tells its parent's owner.
   void build(std::span<const vertex_t> parents, const Bitmap& remote);
+  // The pairs' memory given back, once the levels are found: the tuples' scan comes next.
+  void release();
   // Collective: the children kept here whose parent is in `previous` (this rank's vertices of the
   // level before; `any` when it holds one at all) go to their owners; `found` gets this rank's
   // vertices that arrived (local ids).
   void next_level(const Bitmap& previous, bool any, std::vector<local_t>& found);
-  // Bytes it takes per local vertex at most (a pair kept, sent and received), for the estimate.
-  static constexpr double kBytesPerVertex = 3 * 2 * sizeof(vertex_t);
+  // Bytes it takes per local vertex whose parent lives elsewhere, at most (a pair in the buckets,
+  // sent and received), with ids of `id_bytes`; for the estimate.
+  static double bytes_per_remote_vertex(double id_bytes) { return 3 * 2 * id_bytes; }
 
  private:
   // The pairs, at the width ids travel at (32-bit whenever N allows).
@@ -90,9 +92,7 @@ class RemoteChildren {
     struct ChildOf {
       Id parent, child;
     };
-    explicit Pairs(const mpi::Comm& comm);
     std::vector<ChildOf> waiting;  // whose parent has no level yet
-    exchange::OwnerBuckets<ChildOf> to_parent;
   };
   template <class Id>
   void build(Pairs<Id>& pairs, std::span<const vertex_t> parents, const Bitmap& remote);
@@ -101,8 +101,9 @@ class RemoteChildren {
 
   const Partition1D& part_;
   const mpi::Comm& comm_;
-  std::optional<Pairs<std::uint32_t>> narrow_;
-  std::optional<Pairs<vertex_t>> wide_;
+  Pairs<std::uint32_t> narrow_;
+  Pairs<vertex_t> wide_;
+  bool narrow_ids_;
   exchange::OwnerBuckets<vertex_t> to_child_;
   std::vector<vertex_t> arrived_;
 };
@@ -167,9 +168,13 @@ bool find_levels(const Partition1D& part, const mpi::Comm& comm, vertex_t root, 
     found += static_cast<std::int64_t>(arrived.size());
     previous_here = found;
     if (comm.allreduce(found, mpi::Op::sum) == 0) break;
-    if (!fits) return false;
+    if (!fits) {
+      remote_children.release();
+      return false;
+    }
     std::swap(previous, next);
   }
+  remote_children.release();
   for (std::int64_t w = 0; w < pending.num_words(); ++w) {
     const word_t left = pending.word(w) | remote.word(w);
     if (!left) continue;
