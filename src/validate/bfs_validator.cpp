@@ -133,7 +133,8 @@ double BfsBatchValidator::bytes(double n, double n_local, double m_local, int ra
   // Then either the levels (four bitmaps, the turned-round pairs of the vertices whose parent
   // lives elsewhere) or the scan's round: tuples to their first owners and, with a row, to their
   // second (buckets, sent, received), and tree-edge candidates (the same three).
-  const double levels = (4.0 / 8 + share.apart * RemoteChildren::bytes_per_remote_vertex(id)) * n_local;
+  const double levels = (4.0 / 8 + share.apart * RemoteChildren::bytes_per_remote_vertex(id)) * n_local +
+                        share.apart * RemoteChildren::round_bytes(id);
   const double scan = (3 * share.bytes(2 * id, 2 * id + 16) + 3 * 2 * 8) * round;
   return held * n_local + std::max(levels, scan);
 }

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "exchange/rounds.hpp"
+
 namespace g500::validation {
 std::string parent_id_problem(vertex_t v, vertex_t p, vertex_t root, vertex_t n) {
   if (p < kNoParent || p >= n) return "vertex " + vid(v) + " has parent " + vid(p) + ", not a vertex id";
@@ -29,20 +31,32 @@ void RemoteChildren::release() {
   wide_.waiting = {};
 }
 
-// The buckets live only while the pairs go out, so that they hold no memory past it.
+// The pairs go out in rounds of this rank's words, so that the buckets stay small; what arrives
+// goes straight into `waiting`, sized first from the counts every rank will send.
 template <class Id>
 void RemoteChildren::build(Pairs<Id>& pairs, std::span<const vertex_t> parents, const Bitmap& remote) {
-  exchange::OwnerBuckets<typename Pairs<Id>::ChildOf> to_parent(comm_.size(), omp_get_max_threads(),
-                                                                "validation.tree_children");
+  using ChildOf = typename Pairs<Id>::ChildOf;
+  mpi::Counts to_each(comm_.size(), 0);
+  for (std::int64_t w = 0; w < remote.num_words(); ++w)
+    for (word_t bits = remote.word(w); bits; bits &= bits - 1) ++to_each[part_.owner(parents[w * kWordBits + __builtin_ctzll(bits)])];
+  std::int64_t arriving = 0;
+  for (const std::int64_t c : comm_.alltoall_counts(to_each)) arriving += c;
+  pairs.waiting.clear();
+  pairs.waiting.reserve(static_cast<std::size_t>(arriving));
+  exchange::OwnerBuckets<ChildOf> to_parent(comm_.size(), omp_get_max_threads(), "validation.tree_children");
+  std::vector<ChildOf> arrived;
+  exchange::in_rounds(comm_, remote.num_words(), kWordsPerRound, [&](std::int64_t first, std::int64_t last) {
 #pragma omp parallel for schedule(static)
-  for (std::int64_t w = 0; w < remote.num_words(); ++w) {
-    const int t = omp_get_thread_num();
-    for (word_t bits = remote.word(w); bits; bits &= bits - 1) {
-      const local_t i = w * kWordBits + __builtin_ctzll(bits);
-      to_parent.push(t, part_.owner(parents[i]), {static_cast<Id>(parents[i]), static_cast<Id>(part_.to_global(i))});
+    for (std::int64_t w = first; w < last; ++w) {
+      const int t = omp_get_thread_num();
+      for (word_t bits = remote.word(w); bits; bits &= bits - 1) {
+        const local_t i = w * kWordBits + __builtin_ctzll(bits);
+        to_parent.push(t, part_.owner(parents[i]), {static_cast<Id>(parents[i]), static_cast<Id>(part_.to_global(i))});
+      }
     }
-  }
-  to_parent.exchange(comm_, pairs.waiting);
+    to_parent.exchange(comm_, arrived);
+    pairs.waiting.insert(pairs.waiting.end(), arrived.begin(), arrived.end());
+  });
 }
 
 void RemoteChildren::next_level(const Bitmap& previous, bool any, std::vector<local_t>& found) {

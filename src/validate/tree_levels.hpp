@@ -81,9 +81,13 @@ class RemoteChildren {
   // level before; `any` when it holds one at all) go to their owners; `found` gets this rank's
   // vertices that arrived (local ids).
   void next_level(const Bitmap& previous, bool any, std::vector<local_t>& found);
-  // Bytes it takes per local vertex whose parent lives elsewhere, at most (a pair in the buckets,
-  // sent and received), with ids of `id_bytes`; for the estimate.
-  static double bytes_per_remote_vertex(double id_bytes) { return 3 * 2 * id_bytes; }
+  // Words of this rank's vertices whose pairs go out together.
+  static constexpr std::int64_t kWordsPerRound = std::int64_t{1} << 12;
+  // Bytes it takes per local vertex whose parent lives elsewhere (its pair, kept on the parent's
+  // owner), with ids of `id_bytes`, and for a round's pairs (buckets, sent, received); for the
+  // estimate.
+  static double bytes_per_remote_vertex(double id_bytes) { return 2 * id_bytes; }
+  static double round_bytes(double id_bytes) { return 3 * 2 * id_bytes * kWordsPerRound * 64; }
 
  private:
   // The pairs, at the width ids travel at (32-bit whenever N allows).
