@@ -263,6 +263,17 @@ bool all_fit(const Counts& a, const Counts& b, std::int64_t limit) {
 
 std::vector<int> as_int(const Counts& values) { return std::vector<int>(values.begin(), values.end()); }
 
+// Each rank's part of window [base, top) of a buffer in which rank r's slice is [displs[r],
+// displs[r] + counts[r]): its count, and where it starts in the window.
+void window_parts(const Counts& counts, const Counts& displs, std::int64_t base, std::int64_t top,
+                  std::vector<int>& window_counts, std::vector<int>& window_displs) {
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    const std::int64_t first = std::max(displs[r], base), last = std::min(displs[r] + counts[r], top);
+    window_counts[r] = static_cast<int>(std::max<std::int64_t>(0, last - first));
+    window_displs[r] = window_counts[r] ? static_cast<int>(first - base) : 0;
+  }
+}
+
 }  // namespace
 
 // Past the limit, windows of `out`: each call gathers the items of [base, base + limit), every rank
@@ -279,12 +290,7 @@ void Comm::allgatherv_windows(const void* mine, void* out, const Counts& counts,
   for (int r = 0; r < size_; ++r) end = std::max(end, displs[r] + counts[r]);
   std::vector<int> window_counts(size_), window_displs(size_);
   for (std::int64_t base = 0; base < end; base += limit) {
-    const std::int64_t top = std::min(end, base + limit);
-    for (int r = 0; r < size_; ++r) {
-      const std::int64_t first = std::max(displs[r], base), last = std::min(displs[r] + counts[r], top);
-      window_counts[r] = static_cast<int>(std::max<std::int64_t>(0, last - first));
-      window_displs[r] = window_counts[r] ? static_cast<int>(first - base) : 0;
-    }
+    window_parts(counts, displs, base, std::min(end, base + limit), window_counts, window_displs);
     char* const window = static_cast<char*>(out) + base * static_cast<std::int64_t>(item_bytes);
     if (mine) {
       const std::int64_t from = std::max<std::int64_t>(0, base - displs[rank_]);
@@ -308,14 +314,10 @@ void Comm::reduce_scatter_windows(const void* values, void* mine, const Counts& 
     MPI_Reduce_scatter(values, mine, as_int(counts).data(), type, detail::to_mpi(op), comm_);
     return;
   }
-  std::vector<int> window_counts(size_);
+  std::vector<int> window_counts(size_), window_displs(size_);
   const std::int64_t item = static_cast<std::int64_t>(item_bytes);
   for (std::int64_t base = 0; base < end; base += limit) {
-    const std::int64_t top = std::min(end, base + limit);
-    for (int r = 0; r < size_; ++r) {
-      const std::int64_t first = std::max(displs[r], base), last = std::min(displs[r] + counts[r], top);
-      window_counts[r] = static_cast<int>(std::max<std::int64_t>(0, last - first));
-    }
+    window_parts(counts, displs, base, std::min(end, base + limit), window_counts, window_displs);
     const std::int64_t into = std::max<std::int64_t>(0, base - displs[rank_]);
     MPI_Reduce_scatter(static_cast<const char*>(values) + base * item, static_cast<char*>(mine) + into * item,
                        window_counts.data(), type, detail::to_mpi(op), comm_);

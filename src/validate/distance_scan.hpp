@@ -65,7 +65,7 @@ class DistanceScan {
  public:
   DistanceScan(const Partition1D& part, const mpi::Comm& comm, const DistanceTable& table,
                std::span<const SlotParents> parents, std::span<const vertex_t> roots)
-      : part_(part), comm_(comm), table_(table), parents_(parents), roots_(roots),
+      : part_(part), table_(table), parents_(parents), roots_(roots),
         slots_(static_cast<int>(parents.size())), threads_(omp_get_max_threads()), route_(part, comm),
         confirmer_(part, comm, parents), tally_(threads_, slots_), counted_(threads_) {
     for (int s = 0; s < slots_; ++s) used_[s] = -1;
@@ -168,7 +168,6 @@ class DistanceScan {
   }
 
   const Partition1D& part_;
-  const mpi::Comm& comm_;
   const DistanceTable& table_;
   std::span<const SlotParents> parents_;
   std::span<const vertex_t> roots_;

@@ -3,9 +3,8 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <stdexcept>
-
 #include <array>
+#include <stdexcept>
 
 #include "core/padded.hpp"
 #include "validate/routed_scan.hpp"
@@ -74,12 +73,6 @@ std::vector<std::int64_t> ReachedTupleCounter::count(std::span<const vertex_t> p
   for (std::int64_t& c : nedge) c = comm_.allreduce(c, mpi::Op::sum);
   used_ = 0;
   return nedge;
-}
-
-double ReachedTupleCounter::bytes(double n_local, double m_local, int ranks) {
-  const double round = std::min(m_local, static_cast<double>(exchange::kValidationRound));
-  const double id = 8;  // the wider case
-  return 2 * n_local + 3 * validation::RoutedShare(ranks).bytes(2 * id, 2 * id + 8) * round;
 }
 
 std::int64_t count_reached_tuples(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,

@@ -29,8 +29,6 @@ class ReachedTupleCounter {
   // Collective. Adds this search and counts, for each search of the batch in order, the tuples
   // whose endpoints it both reached; the batch is empty again.
   std::vector<std::int64_t> count(std::span<const vertex_t> parents);
-  // Bytes it takes per rank, for the estimate.
-  static double bytes(double n_local, double m_local, int ranks);
 
  private:
   void add(std::span<const vertex_t> parents);

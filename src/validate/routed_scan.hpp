@@ -43,7 +43,7 @@ class RoutedScan {
   RoutedScan(const Partition1D& part, const mpi::Comm& comm)
       : part_(part), comm_(comm), to_first_(comm.size(), omp_get_max_threads(), "validation.tuples_to_first_owner"),
         to_second_(comm.size(), omp_get_max_threads(), "validation.tuples_to_second_owner"),
-        kinds_(omp_get_max_threads()), counts_(omp_get_max_threads()) {}
+        kinds_(omp_get_max_threads()) {}
 
   // Collective. after_round() runs once a round on every rank, once the round's tuples are checked.
   template <class Table, class Check, class AfterRound>
@@ -103,6 +103,7 @@ class RoutedScan {
   // goes on with it), the first end elsewhere (it goes there first).
   struct Kinds {
     std::vector<Tuple> both_here, first_here, first_away;  // turned round when only v is here
+    std::array<std::int64_t, 3> count{};                   // the piece's tuples of each
   };
 
   // Sorts n tuples (tuple(k) gives each) into this thread's kinds, without a branch on where their
@@ -113,7 +114,8 @@ class RoutedScan {
     for (std::vector<Tuple>* list : {&kinds.both_here, &kinds.first_here, &kinds.first_away})
       if (static_cast<std::int64_t>(list->size()) < n) list->resize(static_cast<std::size_t>(n));
     Tuple* const out[3] = {kinds.both_here.data(), kinds.first_here.data(), kinds.first_away.data()};
-    std::int64_t count[3] = {0, 0, 0};
+    std::array<std::int64_t, 3>& count = kinds.count;
+    count = {0, 0, 0};
     for (std::int64_t k = 0; k < n; ++k) {
       Tuple x = tuple(k);
       const Id a = x.u, b = x.v;
@@ -124,14 +126,13 @@ class RoutedScan {
       const int kind = 2 - static_cast<int>(u_here | v_here) - static_cast<int>(u_here & v_here);
       out[kind][count[kind]++] = x;
     }
-    counts_[t].value = {count[0], count[1], count[2]};
     return kinds;
   }
 
   // Each kind in a loop of its own, rows prefetched ahead.
   template <class Table, class Check>
-  void handle(int t, Kinds& kinds, const Table& table, Check& check) {
-    const std::array<std::int64_t, 3> count = counts_[t].value;
+  void handle(int t, const Kinds& kinds, const Table& table, Check& check) {
+    const std::array<std::int64_t, 3> count = kinds.count;
     const Tuple* const here = kinds.both_here.data();
     const auto local = [&](Id id) { return part_.to_local(static_cast<vertex_t>(id)); };
     for (std::int64_t k = 0; k < count[0]; ++k) {
@@ -166,8 +167,7 @@ class RoutedScan {
   exchange::OwnerBuckets<Second> to_second_;
   std::vector<Tuple> first_;
   std::vector<Second> second_;
-  std::vector<Padded<Kinds>> kinds_;                        // by thread
-  std::vector<Padded<std::array<std::int64_t, 3>>> counts_;  // by thread: each kind's tuples
+  std::vector<Padded<Kinds>> kinds_;  // by thread
 };
 
 }  // namespace g500::validation

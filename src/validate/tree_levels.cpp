@@ -10,6 +10,7 @@
 #include "exchange/rounds.hpp"
 
 namespace g500::validation {
+
 std::string parent_id_problem(vertex_t v, vertex_t p, vertex_t root, vertex_t n) {
   if (p < kNoParent || p >= n) return "vertex " + vid(v) + " has parent " + vid(p) + ", not a vertex id";
   if (v == root) return p == root ? "" : "the root " + vid(root) + " has parent " + vid(p) + ", not itself";

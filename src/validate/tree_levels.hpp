@@ -112,8 +112,6 @@ class RemoteChildren {
   std::vector<vertex_t> arrived_;
 };
 
-// Rule 1 and the levels of search `slot` into `tree` (and each vertex's parent's fingerprint).
-// Collective. False when the tree is deeper than an Entry holds (every rank agrees).
 // The vertices of `pending` (whose parents are on this rank) with a parent in `previous`: set in
 // `next`, cleared from `pending`, reached(i) called for each. Returns how many.
 template <class Reached>
@@ -136,6 +134,8 @@ std::int64_t local_children(const Partition1D& part, std::span<const vertex_t> p
   return found;
 }
 
+// Rule 1 and the levels of search `slot` into `tree` (and each vertex's parent's fingerprint).
+// Collective. False when the tree is deeper than an Entry holds (every rank agrees).
 template <class Entry>
 bool find_levels(const Partition1D& part, const mpi::Comm& comm, vertex_t root, std::span<const vertex_t> parents,
                  RemoteChildren& remote_children, TreeTable<Entry>& tree, int slot, Failure& failure) {

@@ -34,7 +34,7 @@ class TupleScan {
 
   TupleScan(const Partition1D& part, const mpi::Comm& comm, const TreeTable<Entry>& tree,
             std::span<const SlotParents> parents)
-      : part_(part), comm_(comm), tree_(tree), parents_(parents), slots_(static_cast<int>(parents.size())),
+      : part_(part), tree_(tree), parents_(parents), slots_(static_cast<int>(parents.size())),
         threads_(omp_get_max_threads()), route_(part, comm), confirmer_(part, comm, parents), tally_(threads_, slots_),
         lanes_(threads_) {
     for (int s = 0; s < slots_; ++s) lane_used_[s] = 0xff;
@@ -153,7 +153,6 @@ class TupleScan {
   }
 
   const Partition1D& part_;
-  const mpi::Comm& comm_;
   const TreeTable<Entry>& tree_;
   std::span<const SlotParents> parents_;
   int slots_, threads_;
