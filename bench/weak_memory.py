@@ -62,7 +62,9 @@ def main():
                         "estimate_over_peak": [r["estimate_per_rank"] / r["peak_largest_rank"] for r in runs]})
         print("%-6s %-10s peak growth -np %d to %d: %.3f" % (label, engine, first["np"], last["np"],
                                                               summary[-1]["growth"]))
-    out = {"command": "bench/weak_memory.py " + benchlib.shown(sys.argv[1:]), "vertices_per_rank": 2 ** a.per_rank,
+    # A build is LABEL=PATH: its path as results record one (no machine's paths).
+    words = [w.split("=", 1)[0] + "=" + benchlib.shown([w.split("=", 1)[1]]) if w in a.build else w for w in sys.argv[1:]]
+    out = {"command": "bench/weak_memory.py " + " ".join(words), "vertices_per_rank": 2 ** a.per_rank,
            "builds": {label: benchlib.shown([path]) for label, path in builds.items()}, "results": summary}
     os.makedirs(os.path.dirname(os.path.abspath(a.output)), exist_ok=True)
     with open(a.output, "w") as f:
