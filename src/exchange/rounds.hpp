@@ -24,10 +24,18 @@ inline constexpr std::int64_t kRootScanRound = std::int64_t{1} << 16;
 inline constexpr std::int64_t kTopDownRound = std::int64_t{1} << 19;
 // Kernel 3: a rank's relaxation requests per exchange (pieces end at a vertex, as above).
 inline constexpr std::int64_t kRelaxRound = std::int64_t{1} << 19;
-// Validation: tuples a rank makes per round. Each travels to its endpoints' owners with a row of
-// the batch (up to 76 bytes with SSSP distances), through buckets, a send buffer and a receive
-// buffer: a round this size keeps those within a few tens of MB a rank.
-inline constexpr std::int64_t kValidationRound = std::int64_t{1} << 16;
+// Validation: the bytes a rank's round buffers take. Each tuple of a round travels to its
+// endpoints' owners with a row of the batch (up to 76 bytes with SSSP distances), through buckets,
+// a send buffer and a receive buffer; a round holds as many tuples as fit this budget
+// (validation_round), so its buffers are the same size at any rank count and batch. Larger rounds
+// pay: fewer exchanges, and the ranks' uneven shares of a round even out.
+inline constexpr double kValidationRoundBytes = 24 << 20;
+// A validator's `chunk` when the budget is to size its rounds.
+inline constexpr std::int64_t kValidationRound = 0;
+// Tuples a round holds when each takes `bytes_per_tuple` of its buffers: at least a piece's worth.
+inline std::int64_t validation_round(double bytes_per_tuple) {
+  return std::max<std::int64_t>(std::int64_t{1} << 12, static_cast<std::int64_t>(kValidationRoundBytes / bytes_per_tuple));
+}
 
 // A list of `items` split into pieces of about `round` entries (entries_of(i): item i's), each
 // ending at an item, so one item's entries may exceed it: each piece's end into `ends`.

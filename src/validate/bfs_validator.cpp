@@ -27,6 +27,18 @@ using validation::scan_tuples_narrowest;
 
 namespace {
 
+// Bytes a tuple of the scan's round takes: to its first owner and, with a row, to its second
+// (buckets, sent, received), and tree-edge candidates (the same three).
+double round_bytes_per_tuple(double n, int ranks) {
+  const double id = fits_32_bit(static_cast<vertex_t>(std::min(n, 9.0e18))) ? 4 : 8;
+  return 3 * validation::RoutedShare(ranks).bytes(2 * id, 2 * id + 16) + 3 * 2 * 8;
+}
+
+// The tuples a round holds: `chunk`, or as many as the round's budget holds.
+std::int64_t round_tuples(std::int64_t chunk, double n, int ranks) {
+  return chunk > 0 ? chunk : exchange::validation_round(round_bytes_per_tuple(n, ranks));
+}
+
 // One search alone; nullopt when its tree is deeper than an Entry holds.
 template <class Entry>
 std::optional<ValidationResult> validate_alone(const EdgeSource& source, const Partition1D& part,
@@ -89,7 +101,8 @@ struct BfsBatchValidator::Impl {
 
 BfsBatchValidator::BfsBatchValidator(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
                                      int batch, std::int64_t chunk)
-    : impl_(new Impl{source, part, comm, std::clamp(batch, 1, kMaxBatch), chunk, std::nullopt, std::nullopt,
+    : impl_(new Impl{source, part, comm, std::clamp(batch, 1, kMaxBatch),
+                     round_tuples(chunk, static_cast<double>(part.num_vertices()), comm.size()), std::nullopt, std::nullopt,
                      KeptParents(part.num_vertices(), part.local_count(), std::clamp(batch, 1, kMaxBatch) - 1), {}, 0}) {}
 
 BfsBatchValidator::~BfsBatchValidator() = default;
@@ -124,18 +137,17 @@ std::vector<ValidationResult> BfsBatchValidator::check(vertex_t root, std::span<
 
 double BfsBatchValidator::bytes(double n, double n_local, double m_local, int ranks, int batch) {
   const double parent_bytes = KeptParents::bytes_per_vertex(static_cast<vertex_t>(std::min(n, 9.0e18)));
-  const double round = std::min(m_local, static_cast<double>(exchange::kValidationRound));
+  const double round = std::min(m_local, static_cast<double>(round_tuples(exchange::kValidationRound, n, ranks)));
   const double id = fits_32_bit(static_cast<vertex_t>(std::min(n, 9.0e18))) ? 4 : 8;
   const validation::RoutedShare share(ranks);
   // Per local vertex throughout: the batch's trees, a deep tree's 2-byte entries beside them, and
   // the waiting searches' parents.
   const double held = batch * sizeof(Impl::Entry) + 2 + (batch - 1) * parent_bytes;
   // Then either the levels (four bitmaps, the turned-round pairs of the vertices whose parent
-  // lives elsewhere) or the scan's round: tuples to their first owners and, with a row, to their
-  // second (buckets, sent, received), and tree-edge candidates (the same three).
+  // lives elsewhere) or the scan's round.
   const double levels = (4.0 / 8 + share.apart * RemoteChildren::bytes_per_remote_vertex(id)) * n_local +
                         share.apart * RemoteChildren::round_bytes(id);
-  const double scan = (3 * share.bytes(2 * id, 2 * id + 16) + 3 * 2 * 8) * round;
+  const double scan = round_bytes_per_tuple(n, ranks) * round;
   return held * n_local + std::max(levels, scan);
 }
 

@@ -11,9 +11,21 @@
 
 namespace g500 {
 
+namespace {
+
+// Bytes a tuple of a round takes: to its first owner and, with the 16 bits of its first end, to
+// its second (buckets, sent, received).
+double round_bytes_per_tuple(vertex_t n, int ranks) {
+  const double id = fits_32_bit(n) ? 4 : 8;
+  return 3 * validation::RoutedShare(ranks).bytes(2 * id, 2 * id + 2);
+}
+
+}  // namespace
+
 ReachedTupleCounter::ReachedTupleCounter(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
                                          int batch, std::int64_t chunk)
-    : source_(source), part_(part), comm_(comm), batch_(std::clamp(batch, 1, kMaxBatch)), chunk_(chunk) {}
+    : source_(source), part_(part), comm_(comm), batch_(std::clamp(batch, 1, kMaxBatch)),
+      chunk_(chunk > 0 ? chunk : exchange::validation_round(round_bytes_per_tuple(part.num_vertices(), comm.size()))) {}
 
 void ReachedTupleCounter::wait(std::span<const vertex_t> parents) {
   if (used_ + 1 >= batch_) throw std::logic_error("ReachedTupleCounter::wait: the batch is full");

@@ -22,6 +22,20 @@ using validation::SlotParents;
 
 namespace {
 
+// Bytes a tuple of the scan's round takes: with its weight to its first owner and, with a row of
+// distances, to its second (buckets, sent, received); tree-edge candidates (the same three; a
+// tuple is tight in a search about once in 16 on Graph500 graphs).
+double round_bytes_per_tuple(double n, int ranks, int batch) {
+  const double id = fits_32_bit(static_cast<vertex_t>(std::min(n, 9.0e18))) ? 4 : 8;
+  const double tuple = 2 * id + 4;
+  return 3 * validation::RoutedShare(ranks).bytes(tuple, tuple + sizeof(DistanceTable::Row)) + 3 * 24.0 * batch / 16;
+}
+
+// The tuples a round holds: `chunk`, or as many as the round's budget holds.
+std::int64_t round_tuples(std::int64_t chunk, double n, int ranks, int batch) {
+  return chunk > 0 ? chunk : exchange::validation_round(round_bytes_per_tuple(n, ranks, batch));
+}
+
 std::string distance(float d) { return std::to_string(d); }
 
 // Rule 1 on this rank's vertices.
@@ -83,7 +97,8 @@ struct SsspBatchValidator::Impl {
 
 SsspBatchValidator::SsspBatchValidator(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
                                        int batch, std::int64_t chunk)
-    : impl_(new Impl{source, part, comm, std::clamp(batch, 1, kMaxBatch), chunk, std::nullopt,
+    : impl_(new Impl{source, part, comm, std::clamp(batch, 1, kMaxBatch),
+                     round_tuples(chunk, static_cast<double>(part.num_vertices()), comm.size(), std::clamp(batch, 1, kMaxBatch)), std::nullopt,
                      KeptParents(part.num_vertices(), part.local_count(), std::clamp(batch, 1, kMaxBatch) - 1), {}, {}}) {
   if (!source.has_weights()) throw std::logic_error("SSSP validation needs an edge source with weights");
 }
@@ -122,17 +137,11 @@ std::vector<ValidationResult> SsspBatchValidator::check(vertex_t root, std::span
 
 double SsspBatchValidator::bytes(double n, double n_local, double m_local, int ranks, int batch) {
   const double parent_bytes = KeptParents::bytes_per_vertex(static_cast<vertex_t>(std::min(n, 9.0e18)));
-  const double round = std::min(m_local, static_cast<double>(exchange::kValidationRound));
-  const double id = fits_32_bit(static_cast<vertex_t>(std::min(n, 9.0e18))) ? 4 : 8;
+  const double round =
+      std::min(m_local, static_cast<double>(round_tuples(exchange::kValidationRound, n, ranks, batch)));
   // Per local vertex: the distances, the waiting searches' parents, a confirmation bitmap a search.
   const double per_vertex = 4.0 * batch + (batch - 1) * parent_bytes + batch / 8.0;
-  // Per round: tuples with their weights to their first owners and, with a row of distances, to
-  // their second (buckets, sent, received); tree-edge candidates (the same three; a tuple is tight
-  // in a search about once in 16 on Graph500 graphs).
-  const double tuple = 2 * id + 4;
-  const double per_round =
-      3 * validation::RoutedShare(ranks).bytes(tuple, tuple + sizeof(DistanceTable::Row)) + 3 * 24.0 * batch / 16;
-  return per_vertex * n_local + 4.0 * DistanceTable::kLanes + per_round * round;
+  return per_vertex * n_local + 4.0 * DistanceTable::kLanes + round_bytes_per_tuple(n, ranks, batch) * round;
 }
 
 ValidationResult validate_sssp(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
