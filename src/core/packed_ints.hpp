@@ -26,6 +26,16 @@ class PackedInts {
   PackedInts(std::int64_t count, int bits)
       : bits_(bits), mask_((std::uint64_t{1} << bits) - 1), words_(static_cast<std::size_t>((count + 63) / 64 * bits + 1), 0) {}
 
+  // Room for `count` entries left unset (no page touched): each entry must be set before it is read.
+  static PackedInts for_overwrite(std::int64_t count, int bits) {
+    PackedInts p;
+    p.bits_ = bits;
+    p.mask_ = (std::uint64_t{1} << bits) - 1;
+    p.words_.resize(static_cast<std::size_t>((count + 63) / 64 * bits + 1));
+    return p;
+  }
+  bool empty() const { return words_.empty(); }
+
   int bits() const { return bits_; }
   std::int64_t bytes() const { return static_cast<std::int64_t>(words_.size() * sizeof(std::uint64_t)); }
 
@@ -41,9 +51,16 @@ class PackedInts {
       words_[word + 1] = (words_[word + 1] & ~(mask_ >> high)) | (value >> high);
     }
   }
-  // Entry i set to 0 if it equals `value` (!= 0), whether it did: safe beside other threads'
-  // calls (the words are read and cleared atomically), not beside set() or get().
+  // Entry i set to 0 if it equals `value` (!= 0), whether it did. Shared: safe beside other
+  // threads' calls (the words are read and cleared atomically), not beside set() or get(); without
+  // it, for one thread alone, the clear is a plain store, which lets the misses around it overlap.
+  template <bool Shared = true>
   bool clear_if_equal(std::int64_t i, std::uint64_t value) {
+    if constexpr (!Shared) {
+      if (get(i) != value) return false;
+      set(i, 0);
+      return true;
+    }
     const std::uint64_t bit = static_cast<std::uint64_t>(i) * bits_;
     const std::size_t word = bit / 64;
     const int shift = static_cast<int>(bit % 64);

@@ -25,8 +25,10 @@ class KeptParents {
 
   void keep(int slot, std::span<const vertex_t> parents) {
     if (bits_ > 0) {
-      if (packed_.empty()) packed_.assign(slots_, PackedInts(local_count_, bits_));
+      // Made at a slot's first keep, which writes every entry: no page is touched twice.
+      if (packed_.empty()) packed_.resize(slots_);
       PackedInts& kept = packed_[slot];
+      if (kept.empty()) kept = PackedInts::for_overwrite(local_count_, bits_);
       // Runs of 64 entries fill whole words: one thread each.
 #pragma omp parallel for schedule(static)
       for (local_t run = 0; run < (local_count_ + 63) / 64; ++run)

@@ -145,7 +145,10 @@ class RoutedScan {
     const Tuple* const first = kinds.first_here.data();
     for (std::int64_t k = 0; k < count[1]; ++k) {
       if (k + kPrefetchDistance < count[1]) __builtin_prefetch(table.address(local(first[k + kPrefetchDistance].u)));
-      to_second_.push(t, part_.owner(static_cast<vertex_t>(first[k].v)), Second{first[k], table.row(local(first[k].u))});
+      // Made in place: a Second built aside and copied in stalls on its own halves.
+      Second& second = to_second_.bucket(t, part_.owner(static_cast<vertex_t>(first[k].v))).emplace_back();
+      second.tuple = first[k];
+      second.row_u = table.row(local(first[k].u));
     }
     const Tuple* const away = kinds.first_away.data();
     for (std::int64_t k = 0; k < count[2]; ++k) to_first_.push(t, part_.owner(static_cast<vertex_t>(away[k].u)), away[k]);

@@ -80,8 +80,15 @@ class TreeEdgeConfirmer {
   static constexpr std::int64_t kPrefetchDistance = 16;
 
   void confirm(const std::vector<Candidate>& list) {
+    if (omp_get_max_threads() > 1) confirm_on_threads<true>(list);
+    else confirm_on_threads<false>(list);
+  }
+
+  // Shared: other threads confirm beside this one (atomic clears).
+  template <bool Shared>
+  void confirm_on_threads(const std::vector<Candidate>& list) {
     const std::int64_t m = static_cast<std::int64_t>(list.size());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (Shared)
     for (std::int64_t k = 0; k < m; ++k) {
       if (k + kPrefetchDistance < m) {
         // Read at random: the parent, cleared when it matches (most candidates), or a bit to set.
@@ -94,7 +101,7 @@ class TreeEdgeConfirmer {
       const Candidate& c = list[k];
       const local_t i = part_.to_local(static_cast<vertex_t>(c.child));
       const SlotParents& p = parents_[c.slot];
-      if (p.packed) p.packed->clear_if_equal(i, static_cast<std::uint64_t>(c.parent) + 1);
+      if (p.packed) p.packed->clear_if_equal<Shared>(i, static_cast<std::uint64_t>(c.parent) + 1);
       else if (p.wide[i] == static_cast<vertex_t>(c.parent)) confirmed_[c.slot].set_atomic(i);
     }
   }

@@ -33,8 +33,11 @@ namespace g500::validation {
 template <class Each>
 Bitmap check_parent_ids(const Partition1D& part, vertex_t root, std::span<const vertex_t> parents, Bitmap& remote,
                         Failure& failure, Each&& each) {
-  const vertex_t n = part.num_vertices();
+  // Locals, not members: each() may store through a byte pointer, after which the compiler would
+  // read any member again.
+  const vertex_t n = part.num_vertices(), begin = part.begin();
   const local_t count = part.local_count();
+  const vertex_t* const parent_of = parents.data();
   Bitmap pending(count);
   // Whole words a thread, in order, so that the first failure in vertex order is the one kept.
   std::vector<Failure> failures(omp_get_max_threads());
@@ -43,13 +46,13 @@ Bitmap check_parent_ids(const Partition1D& part, vertex_t root, std::span<const 
     Failure& mine = failures[omp_get_thread_num()];
     word_t here = 0, elsewhere = 0;
     for (local_t i = w * kWordBits; i < std::min<local_t>(count, (w + 1) * kWordBits); ++i) {
-      const vertex_t v = part.to_global(i), p = parents[i];
+      const vertex_t v = begin + i, p = parent_of[i];
       each(i, p);
       // The common cases without branches (whether a vertex was reached is a coin toss): a parent
       // in range, not the vertex itself, makes the vertex pending; anything else is looked at alone.
       const bool plain = (static_cast<std::uint64_t>(p) < static_cast<std::uint64_t>(n)) & (p != v) & (v != root);
       const word_t bit = word_t{1} << (i - w * kWordBits);
-      const bool owned = part.owns(p);
+      const bool owned = static_cast<std::uint64_t>(p) - static_cast<std::uint64_t>(begin) < static_cast<std::uint64_t>(count);
       here |= plain & owned ? bit : 0;
       elsewhere |= plain & !owned ? bit : 0;
       if (__builtin_expect(!plain & (p != kNoParent), 0) == 0) continue;
@@ -141,10 +144,12 @@ bool find_levels(const Partition1D& part, const mpi::Comm& comm, vertex_t root, 
                  RemoteChildren& remote_children, TreeTable<Entry>& tree, int slot, Failure& failure) {
   const local_t count = part.local_count();
   Bitmap remote(count);
-  Bitmap pending = check_parent_ids(part, root, parents, remote, failure, [&](local_t i, vertex_t p) {
+  Entry* const column = &tree.at(0, slot);
+  const std::size_t stride = static_cast<std::size_t>(tree.slots());
+  Bitmap pending = check_parent_ids(part, root, parents, remote, failure, [column, stride](local_t i, vertex_t p) {
     Entry e;
     if (p != kNoParent) e.set_parent(p);
-    tree.at(i, slot) = e;
+    column[static_cast<std::size_t>(i) * stride] = e;
   });
   if (agree(comm, failure).rule) return true;
   remote_children.build(parents, remote);
@@ -161,13 +166,13 @@ bool find_levels(const Partition1D& part, const mpi::Comm& comm, vertex_t root, 
     // With none of this rank's vertices in the level before, none of its own children joins.
     if (previous_here == 0) next.clear();
     else found = local_children(part, parents, previous, pending, next, [&](local_t i) {
-      if (fits) tree.at(i, slot).set_level(d);
+      if (fits) column[static_cast<std::size_t>(i) * stride].set_level(d);
     });
     remote_children.next_level(previous, previous_here > 0, arrived);
     for (const local_t i : arrived) {
       next.set(i);
       remote.reset(i);
-      if (fits) tree.at(i, slot).set_level(d);
+      if (fits) column[static_cast<std::size_t>(i) * stride].set_level(d);
     }
     found += static_cast<std::int64_t>(arrived.size());
     previous_here = found;

@@ -87,17 +87,24 @@ class TupleScan {
     Lanes& lanes = lanes_[t].value;
     lanes.counted -= both;  // lanes of -1
     if (++lanes.unflushed == 255) flush(t);
-    const Bytes any = up | down | broken;
-    std::uint64_t halves[2];
-    std::memcpy(halves, &any, sizeof halves);
-    if (__builtin_expect((halves[0] | halves[1]) != 0, 0)) {
-      for (int s = 0; s < slots_; ++s) {
-        if (!any[s]) continue;
-        if (up[s]) confirmer_.candidate(t, s, u, v);
-        else if (down[s]) confirmer_.candidate(t, s, v, u);
-        else report(t, s, u, v, in_u[s] != 0, in_v[s] != 0, lu[s], lv[s]);
-      }
+    // Most tuples have a lane or two to look at: only those lanes are visited, by their bits.
+    for (unsigned lanes_set = lane_bits(up | down | broken); lanes_set; lanes_set &= lanes_set - 1) {
+      const int s = __builtin_ctz(lanes_set);
+      if (up[s]) confirmer_.candidate(t, s, u, v);
+      else if (down[s]) confirmer_.candidate(t, s, v, u);
+      else report(t, s, u, v, in_u[s] != 0, in_v[s] != 0, lu[s], lv[s]);
     }
+  }
+
+  // Bit s set where lane s of `mask` (each lane 0 or 0xff) is.
+  static unsigned lane_bits(Bytes mask) {
+    std::uint64_t halves[2];
+    std::memcpy(halves, &mask, sizeof halves);
+    // Each lane's top bit, gathered eight lanes a half by a multiply (the lanes' bits do not overlap).
+    constexpr std::uint64_t kTops = 0x8080808080808080ull, kGather = 0x0002040810204081ull;
+    const unsigned low = static_cast<unsigned>(((halves[0] & kTops) * kGather) >> 56);
+    const unsigned high = static_cast<unsigned>(((halves[1] & kTops) * kGather) >> 56);
+    return low | high << 8;
   }
 
   void flush(int t) {

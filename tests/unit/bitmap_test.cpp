@@ -89,23 +89,30 @@ TEST(PackedInts, HoldsEveryWidthEndToEnd) {
 }
 
 // What a validation's confirmer relies on: a matching entry becomes 0, a different one and its
-// neighbours (including entries that straddle two words) stay as they were.
-TEST(PackedInts, ClearIfEqualClearsOnlyAMatchingEntry) {
+// neighbours (including entries that straddle two words) stay as they were; the same with the
+// atomic clear (several threads) and the plain one (one thread), in storage made for overwrite.
+template <bool Shared>
+void check_clear_if_equal() {
   for (int bits : {1, 5, 23, 27, 33, 57}) {
     const std::int64_t n = 300;
-    PackedInts packed(n, bits);
+    PackedInts packed = PackedInts::for_overwrite(n, bits);
     const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
     const auto value = [&](std::int64_t i) { return ((static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ull) & mask) | 1; };
     for (std::int64_t i = 0; i < n; ++i) packed.set(i, value(i));
     for (std::int64_t i = 0; i < n; i += 3) {
       if (bits > 1) {
-        EXPECT_FALSE(packed.clear_if_equal(i, value(i) ^ 2)) << bits << " bits, entry " << i;
+        EXPECT_FALSE(packed.template clear_if_equal<Shared>(i, value(i) ^ 2)) << bits << " bits, entry " << i;
       }
       EXPECT_EQ(packed.get(i), value(i));
-      EXPECT_TRUE(packed.clear_if_equal(i, value(i))) << bits << " bits, entry " << i;
+      EXPECT_TRUE(packed.template clear_if_equal<Shared>(i, value(i))) << bits << " bits, entry " << i;
     }
     for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(packed.get(i), i % 3 == 0 ? 0u : value(i)) << bits << " bits, entry " << i;
   }
+}
+
+TEST(PackedInts, ClearIfEqualClearsOnlyAMatchingEntry) {
+  check_clear_if_equal<true>();
+  check_clear_if_equal<false>();
 }
 
 }  // namespace
