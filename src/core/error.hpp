@@ -10,4 +10,10 @@ class UserError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A search whose result failed validation: the run has no results to report.
+class ValidationFailure : public UserError {
+ public:
+  using UserError::UserError;
+};
+
 }  // namespace g500

@@ -102,14 +102,14 @@ SearchCheck counting_check(ReachedTupleCounter& counter, std::span<const vertex_
           }};
 }
 
-// A batch's edge counts, or UserError naming the first search that failed. Collective.
+// A batch's edge counts, or ValidationFailure naming the first search that failed. Collective.
 std::vector<std::int64_t> edge_counts_or_throw(const char* kernel, const std::vector<ValidationResult>& results,
                                                const std::vector<vertex_t>& roots,
                                                const std::vector<std::string>& names, const EdgeSource& source,
                                                vertex_t vertices) {
   std::vector<std::int64_t> nedge;
   for (std::size_t j = 0; j < results.size(); ++j) {
-    if (!results[j].ok) throw UserError(failed_search(kernel, roots[j], names[j], results[j], source, vertices));
+    if (!results[j].ok) throw ValidationFailure(failed_search(kernel, roots[j], names[j], results[j], source, vertices));
     nedge.push_back(results[j].nedge);
   }
   return nedge;

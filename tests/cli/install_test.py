@@ -1,4 +1,5 @@
-"""`cmake --install` puts g500 and g500-plot under a prefix, and the installed g500 says what it is."""
+"""`cmake --install` puts g500, its drop-ins for the reference's programs and g500-plot under a prefix, and
+the installed g500 says what it is."""
 import os
 import re
 import subprocess
@@ -45,6 +46,15 @@ class Install(unittest.TestCase):
                                  timeout=120, env=dict(os.environ, OMP_NUM_THREADS="1"))
             self.assertEqual(run.returncode, 0, run.stderr)
             self.assertEqual(program.statistics(run.stdout)["validation"], "passed")
+            # The reference's two programs, as links to the installed g500, run as the reference does.
+            for name in ("g500-bfs", "g500-bfs-sssp"):
+                link = os.path.join(prefix, "bin", name)
+                self.assertEqual(os.readlink(link), "g500")
+                ran = subprocess.run([link, "8", "16", "--roots", "2"], capture_output=True, text=True, timeout=120,
+                                     env=dict(os.environ, OMP_NUM_THREADS="1"))
+                self.assertEqual(ran.returncode, 0, ran.stderr)
+                self.assertIn("bfs  harmonic_mean_TEPS:     !  ", ran.stdout)
+                self.assertEqual("sssp harmonic_mean_TEPS:     !  " in ran.stdout, name == "g500-bfs-sssp")
 
     def test_version_under_mpirun_prints_once(self):
         p = program.run(["--version"], np=2)
