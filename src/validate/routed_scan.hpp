@@ -97,7 +97,7 @@ class RoutedScan {
     Tuple tuple;
     Row row_u;
   };
-  static constexpr std::int64_t kPrefetchDistance = 16;
+  static constexpr std::int64_t kPrefetchDistance = 32;
 
   // A piece's tuples by what they need: both ends here (checked here), the first end here (its row
   // goes on with it), the first end elsewhere (it goes there first).

@@ -77,7 +77,7 @@ class TreeEdgeConfirmer {
     Id child, parent;
     std::uint32_t slot;
   };
-  static constexpr std::int64_t kPrefetchDistance = 16;
+  static constexpr std::int64_t kPrefetchDistance = 32;
 
   void confirm(const std::vector<Candidate>& list) {
     if (omp_get_max_threads() > 1) confirm_on_threads<true>(list);
