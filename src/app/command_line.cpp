@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <set>
 #include <utility>
@@ -246,6 +247,49 @@ double parse_number(const std::string& name, const std::string& text, double low
   return value;
 }
 
+// `g500 plan`: the machine, and the run's options that change its memory.
+struct PlanFlags {
+  CLI::Option* scale;
+  int scale_value = 0;
+  std::string memory;
+  std::vector<std::string> kernels = {"bfs"};
+};
+
+CLI::App* add_plan_command(CLI::App& app, PlanOptions& plan, PlanFlags& f) {
+  CLI::App* cmd = app.add_subcommand("plan", "the memory a run needs a rank, phase by phase, and the largest SCALE "
+                                             "that fits a machine, by the estimate a run refuses by");
+  cmd->add_option("--nodes", plan.nodes, "nodes (>= 1)")->required()->transform(decimal<std::int64_t>());
+  cmd->add_option("--ranks-per-node", plan.ranks_per_node, "MPI ranks a node (>= 1)")->required()->transform(decimal<int>());
+  cmd->add_option("--memory-per-node", f.memory, "memory a node: 32GiB, 512 GiB, 24GB, 1.5T (K M G T: powers of 1024, "
+                                                 "KB MB GB TB: of 1000)")->required();
+  f.scale = cmd->add_option("-s,--scale", f.scale_value, "also show this SCALE's phases (1..42)")->transform(decimal<int>());
+  cmd->add_option("-e,--edgefactor", plan.edgefactor, "edge tuples per vertex (>= 1)")
+      ->capture_default_str()->transform(decimal<int>());
+  cmd->add_option("--kernels", f.kernels, "kernels the run would run: bfs, sssp, or both")
+      ->delimiter(',')->transform(one_of({"bfs", "sssp"}))->default_str("bfs");
+  cmd->add_option("--bfs", plan.bfs.engine, "BFS engine (auto, or one of g500 --help's), its options at their defaults")
+      ->capture_default_str();
+  cmd->add_option("--validation-batch", plan.kernels.validation_batch, "the largest batch to try (1..16)")
+      ->capture_default_str()->check(CLI::Range(1, 16))->transform(decimal<int>());
+  return cmd;
+}
+
+void check_plan(PlanOptions& plan, const PlanFlags& f) {
+  if (plan.nodes < 1) throw UserError("--nodes must be at least 1, got " + std::to_string(plan.nodes));
+  if (plan.ranks_per_node < 1) throw UserError("--ranks-per-node must be at least 1, got " + std::to_string(plan.ranks_per_node));
+  if (static_cast<double>(plan.nodes) * plan.ranks_per_node > std::numeric_limits<int>::max()) {
+    throw UserError("--nodes x --ranks-per-node is more ranks than MPI counts (2^31 - 1)");
+  }
+  plan.memory_per_node = parse_memory_size(f.memory);
+  if (f.scale->count() > 0) plan.scale = f.scale_value;
+  if (plan.scale) check_graph_options(*plan.scale, plan.edgefactor);
+  else check_graph_options(1, plan.edgefactor);
+  plan.kernels.bfs = std::find(f.kernels.begin(), f.kernels.end(), "bfs") != f.kernels.end();
+  plan.kernels.sssp = std::find(f.kernels.begin(), f.kernels.end(), "sssp") != f.kernels.end();
+  if (plan.bfs.engine == kAutoEngine) plan.bfs.auto_candidates = auto_engines();
+  else find_engine(plan.bfs.engine);  // an unknown name is refused here
+}
+
 }  // namespace
 
 Command parse_command_line(int argc, const char* const* argv) {
@@ -271,6 +315,9 @@ Command parse_command_line(int argc, const char* const* argv) {
       generate->add_option("--weights", gen.weights_output, "also write edge weights: little-endian float32 per edge");
   generate->add_flag("-q,--quiet", gen.quiet, "no progress on stderr");
 
+  PlanFlags plan_flags;
+  CLI::App* plan = add_plan_command(app, cmd.plan, plan_flags);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -290,6 +337,11 @@ Command parse_command_line(int argc, const char* const* argv) {
     check_graph_options(gen.scale, gen.edgefactor);
     for (const CLI::Option* o : {gen_output, gen_weights})
       if (given(o) && o->as<std::string>().empty()) throw UserError(o->get_name() + " needs a file name, got ''");
+    return cmd;
+  }
+  if (plan->parsed()) {
+    cmd.kind = Command::Kind::plan;
+    check_plan(cmd.plan, plan_flags);
     return cmd;
   }
   check_graph_options(run.scale, run.edgefactor);

@@ -4,14 +4,16 @@
 // chosen engine needs before MPI starts.
 #include <string>
 
+#include "harness/plan.hpp"
 #include "harness/run_options.hpp"
 
 namespace g500 {
 
 struct Command {
-  enum class Kind { run, generate, help, version } kind = Kind::run;
+  enum class Kind { run, generate, plan, help, version } kind = Kind::run;
   RunOptions run;
   GenerateOptions generate;
+  PlanOptions plan;
   std::string help_text;
 };
 

@@ -69,6 +69,9 @@ int run(const g500::Command& cmd, const g500::ReferenceForm& form, int argc, cha
       g500::choose_threads(world, /*quiet=*/false);
       g500::run_generate(cmd.generate, world);
       return 0;
+    case g500::Command::Kind::plan:
+      if (world.is_root()) g500::print_plan(std::cout, cmd.plan);
+      return 0;
     case g500::Command::Kind::run: {
       if (world.is_root())
         for (const std::string& note : form.notes) std::fprintf(stderr, "g500: %s\n", note.c_str());

@@ -69,9 +69,9 @@ ReferenceForm reference_form(int argc, const char* const* argv, const Environmen
   form.args.emplace_back(argc > 0 ? argv[0] : "g500");
   std::vector<std::string> rest(argv + std::min(argc, 1), argv + argc);
   const bool drop_in = form.persona != Persona::g500;
-  // Help, the version and `generate` take neither the positional form nor the environment.
+  // Help, the version, `generate` and `plan` take neither the positional form nor the environment.
   const bool asks_only = !rest.empty() && (rest[0] == "-h" || rest[0] == "--help" || rest[0] == "--version" ||
-                                           (rest[0] == "generate" && !drop_in));
+                                           ((rest[0] == "generate" || rest[0] == "plan") && !drop_in));
   // SCALE [edgefactor] first, as the reference takes them; a drop-in needs SCALE, as it does.
   std::size_t positional = 0;
   if (!rest.empty() && whole_number(rest[0])) {

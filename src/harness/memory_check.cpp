@@ -32,8 +32,8 @@ std::int64_t estimate_run_bytes(int scale, int edgefactor, int num_ranks, const 
   return estimate_graph_bytes(n, n * edgefactor, num_ranks, bfs, kernels);
 }
 
-std::int64_t estimate_graph_bytes(double n, double m, int num_ranks, const BfsOptions& bfs,
-                                  const KernelChoice& kernels) {
+PhaseBytes estimate_phases(double n, double m, int num_ranks, const BfsOptions& bfs, const KernelChoice& kernels) {
+  PhaseBytes phases;
   const double n_local = n / num_ranks + 64, m_local = m / num_ranks + 1;
   const double build_round = static_cast<double>(exchange::kBuildRound);
   const double root_scan_round = static_cast<double>(exchange::kRootScanRound);
@@ -46,22 +46,30 @@ std::int64_t estimate_graph_bytes(double n, double m, int num_ranks, const BfsOp
   // Kernel 3 runs after kernel 2, in the memory the BFS graph held (its graph is built then, when
   // both run): its own phase, with what the harness holds at either of kernel 2's, the distances,
   // the weighted graph (built and searched) and its batch validator.
-  double sssp = 0;
   if (kernels.sssp) {
-    sssp = std::max(build, search) + 4 * n_local +
-           static_cast<double>(sssp_engine().memory_bytes(n, m, num_ranks, id_bytes(bfs, n))) +
-           SsspBatchValidator::bytes(n, n_local, m_local, num_ranks, kernels.validation_batch);
+    phases.sssp_graph = static_cast<double>(sssp_engine().memory_bytes(n, m, num_ranks, id_bytes(bfs, n)));
+    phases.sssp_validation = SsspBatchValidator::bytes(n, n_local, m_local, num_ranks, kernels.validation_batch);
+    phases.sssp = std::max(build, search) + 4 * n_local + phases.sssp_graph + phases.sssp_validation;
   }
-  if (!kernels.bfs) return estimate_to_bytes(sssp);
+  if (!kernels.bfs) return phases;
   // BFS validation: what its batch validator holds.
-  const double bfs_validation = BfsBatchValidator::bytes(n, n_local, m_local, num_ranks, kernels.validation_batch);
+  phases.bfs_validation = BfsBatchValidator::bytes(n, n_local, m_local, num_ranks, kernels.validation_batch);
   const GraphShape shape{n, m, num_ranks};
   // --bfs auto not yet resolved (a caller without MPI): the engine it would choose for num_ranks.
-  const std::string engine = bfs.engine != kAutoEngine ? bfs.engine
-                             : choose_engine(bfs.auto_candidates.empty() ? auto_engines() : bfs.auto_candidates,
-                                             num_ranks, bfs.grid.grid);
-  const EngineMemory need = find_engine(engine).memory_bytes(shape, bfs);
-  return estimate_to_bytes(std::max({build + need.build, search + bfs_validation + need.search, sssp}));
+  phases.engine = bfs.engine != kAutoEngine ? bfs.engine
+                  : choose_engine(bfs.auto_candidates.empty() ? auto_engines() : bfs.auto_candidates,
+                                  num_ranks, bfs.grid.grid);
+  const EngineMemory need = find_engine(phases.engine).memory_bytes(shape, bfs);
+  phases.bfs_graph_build = need.build;
+  phases.bfs_graph = need.search;
+  phases.build = build + need.build;
+  phases.bfs = search + phases.bfs_validation + need.search;
+  return phases;
+}
+
+std::int64_t estimate_graph_bytes(double n, double m, int num_ranks, const BfsOptions& bfs,
+                                  const KernelChoice& kernels) {
+  return estimate_to_bytes(estimate_phases(n, m, num_ranks, bfs, kernels).peak());
 }
 
 std::int64_t estimate_generate_bytes(int scale, int edgefactor, int num_ranks, bool with_weights) {

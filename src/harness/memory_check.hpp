@@ -1,6 +1,7 @@
 #pragma once
 // Memory estimates made before allocating, so a run that cannot fit stops with a clear error
 // instead of being killed halfway.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -17,6 +18,18 @@ std::int64_t estimate_run_bytes(int scale, int edgefactor, int num_ranks, const 
 // The same for a graph of `vertices` vertices and `tuples` tuples (a graph file's).
 std::int64_t estimate_graph_bytes(double vertices, double tuples, int num_ranks, const BfsOptions& bfs,
                                   const KernelChoice& kernels);
+// A rank's bytes in each phase of a run, as the estimate counts them (0 for a kernel not run);
+// the peak is the run's estimate. The parts name the largest terms, for `g500 plan`.
+struct PhaseBytes {
+  double build = 0;  // kernel 1: a round of tuples and the BFS graph as it is built
+  double bfs = 0;    // kernel 2: parents, roots, the BFS graph and its batch validator
+  double sssp = 0;   // kernel 3: as kernel 2's harness, distances, its graph and batch validator
+  double bfs_graph_build = 0, bfs_graph = 0, bfs_validation = 0, sssp_graph = 0, sssp_validation = 0;
+  std::string engine;  // the BFS engine counted (--bfs auto resolved for the rank count)
+  double peak() const { return std::max({build, bfs, sssp}); }
+};
+PhaseBytes estimate_phases(double vertices, double tuples, int num_ranks, const BfsOptions& bfs,
+                           const KernelChoice& kernels);
 // Peak bytes one rank needs to generate and write its slice.
 std::int64_t estimate_generate_bytes(int scale, int edgefactor, int num_ranks, bool with_weights);
 

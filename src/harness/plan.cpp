@@ -1,0 +1,139 @@
+#include "harness/plan.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <ostream>
+#include <string>
+
+#include "core/error.hpp"
+#include "harness/memory_check.hpp"
+
+namespace g500 {
+namespace {
+
+constexpr int kMaxScale = 42;
+
+std::string bytes_text(double bytes) {
+  static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  int unit = 0;
+  while (bytes >= 1024 && unit < 6) {
+    bytes /= 1024;
+    ++unit;
+  }
+  char buf[48];
+  std::snprintf(buf, sizeof buf, unit == 0 ? "%.0f %s" : "%.1f %s", bytes, kUnits[unit]);
+  return buf;
+}
+
+struct Machine {
+  double ranks, memory_per_rank;
+};
+
+// SCALE's phases with the largest batch up to the asked one that fits (or batch 1's, fitting or not).
+struct ScaleFit {
+  PhaseBytes phases;
+  int batch = 1;
+  bool fits = false;
+  bool enough_vertices = true;  // a run needs at least a vertex a rank
+};
+
+ScaleFit fit_scale(const PlanOptions& plan, const Machine& m, int scale) {
+  ScaleFit fit;
+  const double n = std::ldexp(1.0, scale), tuples = n * plan.edgefactor;
+  fit.enough_vertices = n >= m.ranks;
+  KernelChoice k = plan.kernels;
+  for (k.validation_batch = plan.kernels.validation_batch; k.validation_batch >= 1; --k.validation_batch) {
+    fit.phases = estimate_phases(n, tuples, static_cast<int>(m.ranks), plan.bfs, k);
+    fit.batch = k.validation_batch;
+    fit.fits = fit.enough_vertices && fit.phases.peak() <= m.memory_per_rank;
+    if (fit.fits) break;
+  }
+  if (!fit.fits) fit.batch = 1;
+  return fit;
+}
+
+void line(std::ostream& out, const std::string& what, double bytes, const std::string& parts) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "  %-18s %12s a rank", what.c_str(), bytes_text(bytes).c_str());
+  out << buf << (parts.empty() ? "" : "  (" + parts + ")") << "\n";
+}
+
+// The phase that sets the peak, and its largest part: what binds a SCALE that does not fit.
+std::string what_binds(const PhaseBytes& p) {
+  if (p.peak() == p.sssp && p.sssp > 0) {
+    return "kernel 3: its graph " + bytes_text(p.sssp_graph) + ", its validation " + bytes_text(p.sssp_validation);
+  }
+  if (p.peak() == p.build) return "kernel 1: the " + p.engine + " graph as it is built, " + bytes_text(p.bfs_graph_build);
+  return "kernel 2: the " + p.engine + " graph " + bytes_text(p.bfs_graph) + ", its validation " + bytes_text(p.bfs_validation);
+}
+
+void print_scale(std::ostream& out, const PlanOptions& plan, const Machine& m, int scale) {
+  const ScaleFit fit = fit_scale(plan, m, scale);
+  const PhaseBytes& p = fit.phases;
+  out << "SCALE " << scale << ": ";
+  if (!fit.enough_vertices) out << "does not fit: fewer vertices than ranks\n";
+  else if (fit.fits) out << "fits, validation batch " << fit.batch << "\n";
+  else out << "does not fit even with validation batch 1; what binds is " << what_binds(p) << "\n";
+  if (plan.kernels.bfs) {
+    line(out, "kernel 1 (build)", p.build, p.engine + " graph being built " + bytes_text(p.bfs_graph_build));
+    line(out, "kernel 2 (BFS)", p.bfs, "graph " + bytes_text(p.bfs_graph) + ", validation " + bytes_text(p.bfs_validation));
+  }
+  if (plan.kernels.sssp) {
+    line(out, "kernel 3 (SSSP)", p.sssp, "graph " + bytes_text(p.sssp_graph) + ", validation " + bytes_text(p.sssp_validation));
+  }
+  line(out, "peak", p.peak(), "a rank has " + bytes_text(m.memory_per_rank));
+}
+
+}  // namespace
+
+double parse_memory_size(const std::string& text) {
+  std::size_t at = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &at);
+  } catch (const std::exception&) {
+    at = 0;
+  }
+  std::string unit = text.substr(at);
+  while (!unit.empty() && std::isspace(static_cast<unsigned char>(unit.front()))) unit.erase(0, 1);
+  double scale = 0;
+  if (unit.empty() || unit == "B") scale = 1;
+  const std::string prefixes = "KMGTP";
+  const std::size_t p = unit.empty() ? std::string::npos : prefixes.find(static_cast<char>(std::toupper(unit[0])));
+  if (p != std::string::npos) {
+    const std::string rest = unit.substr(1);
+    if (rest.empty() || rest == "i" || rest == "iB") scale = std::pow(1024.0, static_cast<double>(p + 1));
+    else if (rest == "B") scale = std::pow(1000.0, static_cast<double>(p + 1));
+  }
+  if (at == 0 || scale == 0 || !(value > 0) || !std::isfinite(value)) {
+    throw UserError("--memory-per-node must be a size such as 32GiB, 512 GiB or 24GB, got '" + text + "'");
+  }
+  return value * scale;
+}
+
+void print_plan(std::ostream& out, const PlanOptions& plan) {
+  const Machine m{static_cast<double>(plan.nodes) * plan.ranks_per_node, plan.memory_per_node / plan.ranks_per_node};
+  out << "machine: " << plan.nodes << " nodes x " << plan.ranks_per_node << " ranks = "
+      << static_cast<std::int64_t>(m.ranks) << " ranks, " << bytes_text(plan.memory_per_node) << " a node ("
+      << bytes_text(m.memory_per_rank) << " a rank)\n";
+  const PhaseBytes any = estimate_phases(std::ldexp(1.0, kMaxScale), 16 * std::ldexp(1.0, kMaxScale),
+                                         static_cast<int>(m.ranks), plan.bfs, plan.kernels);
+  out << "kernels: " << (plan.kernels.bfs ? (plan.kernels.sssp ? "bfs,sssp" : "bfs") : "sssp") << ", edgefactor "
+      << plan.edgefactor;
+  if (plan.kernels.bfs) out << ", --bfs " << plan.bfs.engine << ": " << any.engine;
+  out << "\n";
+  if (plan.scale) print_scale(out, plan, m, *plan.scale);
+  int largest = 0;
+  for (int s = kMaxScale; s >= 1 && largest == 0; --s)
+    if (fit_scale(plan, m, s).fits) largest = s;
+  if (largest == 0) {
+    out << "largest SCALE: none (even SCALE 1 does not fit)\n";
+    return;
+  }
+  if (!plan.scale || *plan.scale != largest) print_scale(out, plan, m, largest);
+  out << "largest SCALE: " << largest << " (validation batch " << fit_scale(plan, m, largest).batch << ")\n";
+}
+
+}  // namespace g500

@@ -1,0 +1,31 @@
+#pragma once
+// `g500 plan`: what a run would need on a machine not yet asked for, from the same estimate a run
+// refuses by (harness/memory_check.hpp): each phase's bytes a rank, the engine --bfs auto would
+// pick, and the largest SCALE whose peak fits the nodes' memory, with the validation batch that
+// fits it. A site runs it on a login node, without MPI ranks to spare.
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+
+#include "bfs/bfs_options.hpp"
+#include "harness/run_options.hpp"
+
+namespace g500 {
+
+struct PlanOptions {
+  std::int64_t nodes = 1;
+  int ranks_per_node = 1;
+  double memory_per_node = 0;  // bytes
+  std::optional<int> scale;    // also this SCALE's phases
+  int edgefactor = 16;
+  BfsOptions bfs;
+  KernelChoice kernels;
+};
+
+// Bytes from "32GiB", "512 GiB", "24GB", "1.5T", "4096MiB" or a plain number of bytes: K, M, G, T
+// with or without "iB" are powers of 1024, "KB", "MB", "GB", "TB" powers of 1000. Throws UserError.
+double parse_memory_size(const std::string& text);
+
+void print_plan(std::ostream& out, const PlanOptions& plan);
+
+}  // namespace g500

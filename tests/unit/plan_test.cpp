@@ -1,0 +1,100 @@
+// `g500 plan` (harness/plan.hpp): sizes as sites write them, and the largest SCALE by the same
+// estimate a run refuses by.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/command_line.hpp"
+#include "core/error.hpp"
+#include "harness/memory_check.hpp"
+#include "harness/plan.hpp"
+
+namespace g500 {
+namespace {
+
+std::string plan_output(std::vector<std::string> args) {
+  args.insert(args.begin(), {"g500", "plan"});
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  const Command cmd = parse_command_line(static_cast<int>(argv.size()), argv.data());
+  EXPECT_EQ(cmd.kind, Command::Kind::plan);
+  std::ostringstream out;
+  print_plan(out, cmd.plan);
+  return out.str();
+}
+
+int largest_scale(const std::string& text) {
+  std::smatch m;
+  EXPECT_TRUE(std::regex_search(text, m, std::regex("largest SCALE: (\\d+)"))) << text;
+  return std::stoi(m[1]);
+}
+
+TEST(Plan, SizesReadAsSitesWriteThem) {
+  EXPECT_DOUBLE_EQ(parse_memory_size("32GiB"), 32.0 * (1 << 30));
+  EXPECT_DOUBLE_EQ(parse_memory_size("512 GiB"), 512.0 * (1 << 30));
+  EXPECT_DOUBLE_EQ(parse_memory_size("24G"), 24.0 * (1 << 30));
+  EXPECT_DOUBLE_EQ(parse_memory_size("24GB"), 24e9);
+  EXPECT_DOUBLE_EQ(parse_memory_size("1.5T"), 1.5 * 1024.0 * (1 << 30));
+  EXPECT_DOUBLE_EQ(parse_memory_size("4096"), 4096.0);
+  for (const char* bad : {"", "GiB", "-3GiB", "12 parsecs", "0"}) EXPECT_THROW(parse_memory_size(bad), UserError) << bad;
+}
+
+TEST(Plan, TheLargestScaleIsTheLastWhosePeakFits) {
+  // This project's machine: 2 ranks on 24 GiB.
+  const std::string here = plan_output({"--nodes", "1", "--ranks-per-node", "2", "--memory-per-node", "24GiB"});
+  const int largest = largest_scale(here);
+  EXPECT_EQ(largest, 27);
+  // The line's SCALE fits by the estimate with batch 1 at most, the next does not.
+  KernelChoice one;
+  one.validation_batch = 1;
+  BfsOptions bfs;
+  const double per_rank = 12.0 * (1 << 30);
+  const auto peak = [&](int s) {
+    return estimate_phases(std::ldexp(1.0, s), 16 * std::ldexp(1.0, s), 2, bfs, one).peak();
+  };
+  EXPECT_LE(peak(largest), per_rank);
+  EXPECT_GT(peak(largest + 1), per_rank);
+  // More memory a node, more ranks: never a smaller SCALE.
+  EXPECT_GE(largest_scale(plan_output({"--nodes", "1", "--ranks-per-node", "2", "--memory-per-node", "48GiB"})), largest);
+  EXPECT_GE(largest_scale(plan_output({"--nodes", "4", "--ranks-per-node", "2", "--memory-per-node", "24GiB"})), largest);
+}
+
+TEST(Plan, AScaleThatDoesNotFitSaysWhatBinds) {
+  const std::string text = plan_output({"--nodes", "1", "--ranks-per-node", "2", "--memory-per-node", "24GiB",
+                                        "--scale", "30", "--kernels", "bfs,sssp"});
+  EXPECT_NE(text.find("SCALE 30: does not fit even with validation batch 1; what binds is kernel "), std::string::npos) << text;
+  EXPECT_NE(text.find("kernel 3 (SSSP)"), std::string::npos);
+  EXPECT_NE(text.find("--bfs auto: hybrid-1d"), std::string::npos);
+  const std::string fits = plan_output({"--nodes", "4", "--ranks-per-node", "32", "--memory-per-node", "512GiB",
+                                        "--scale", "30", "--kernels", "bfs,sssp"});
+  EXPECT_NE(fits.find("SCALE 30: fits, validation batch"), std::string::npos) << fits;
+  EXPECT_NE(fits.find("--bfs auto: hybrid-2d"), std::string::npos);
+}
+
+TEST(Plan, BadMachinesAreOneLine) {
+  const auto error = [](std::vector<std::string> args) {
+    try {
+      plan_output(std::move(args));
+    } catch (const UserError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error({"--nodes", "0", "--ranks-per-node", "2", "--memory-per-node", "1G"}).find("--nodes must be at least 1"),
+            std::string::npos);
+  EXPECT_NE(error({"--nodes", "2000000", "--ranks-per-node", "2000", "--memory-per-node", "1G"}).find("more ranks than MPI"),
+            std::string::npos);
+  EXPECT_NE(error({"--nodes", "1", "--ranks-per-node", "2", "--memory-per-node", "lots"}).find("--memory-per-node must be"),
+            std::string::npos);
+  EXPECT_NE(error({"--nodes", "1", "--ranks-per-node", "2", "--memory-per-node", "1G", "--bfs", "magic"})
+                .find("unknown BFS engine 'magic'"),
+            std::string::npos);
+  EXPECT_NE(error({"--ranks-per-node", "2", "--memory-per-node", "1G"}).find("--nodes is required"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace g500
