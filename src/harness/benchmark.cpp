@@ -19,6 +19,7 @@
 #include "harness/memory_check.hpp"
 #include "harness/progress.hpp"
 #include "harness/roots.hpp"
+#include "harness/traffic_summary.hpp"
 #include "io/edge_file.hpp"
 #include "io/graph_file.hpp"
 #include "io/search_output.hpp"
@@ -407,6 +408,7 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   const EngineSpec& spec = find_engine(options.bfs.engine);
   RunRecord run;
   run.options = options;
+  if (options.comm_matrix) check_comm_matrix_fits(comm.size());
   const OpenedSource opened = open_edge_source(options, comm, progress, run.options);
   const EdgeSource& source = *opened.source;
   run.edge_tuples = source.global_tuples();

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 
 #include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
 
 namespace g500 {
 namespace {
@@ -55,6 +58,16 @@ void reduce_level_traffic(const mpi::Comm& comm, SearchProfile& profile) {
     level.max_rank_bytes_sent = peaks[2 * l];
     level.traffic.distinct_peers = peaks[2 * l + 1];
   }
+}
+
+void check_comm_matrix_fits(int ranks) {
+  if (ranks <= kMaxCommMatrixRanks) return;
+  char gib[32];
+  std::snprintf(gib, sizeof gib, "%.1f", 8.0 * ranks * ranks / (1024.0 * 1024 * 1024));
+  std::string why = "--comm-matrix gathers 8 x P^2 bytes onto every rank, ";
+  why += gib;
+  why += " GiB at " + std::to_string(ranks) + " ranks: it runs on at most " + std::to_string(kMaxCommMatrixRanks);
+  throw UserError(why);
 }
 
 TrafficSummary gather_traffic(const mpi::Comm& comm, const PhaseTraffic& mine,

@@ -31,6 +31,12 @@ struct TrafficSummary {
 // distinct_peers the most any rank had, and fills max_rank_bytes_sent.
 void reduce_level_traffic(const mpi::Comm& comm, SearchProfile& profile);
 
+// --comm-matrix gathers the P x P matrix (8 P^2 bytes) onto every rank: refused above this many
+// ranks, where it would take more than a GiB.
+inline constexpr int kMaxCommMatrixRanks = 11585;
+// Throws UserError, one line, for --comm-matrix on more ranks than that.
+void check_comm_matrix_fits(int ranks);
+
 // Collective: every rank's phase totals (and the matrix from each rank's kernel-2 bytes per peer).
 TrafficSummary gather_traffic(const mpi::Comm& comm, const PhaseTraffic& mine,
                               const std::vector<std::int64_t>& search_peer_bytes, bool with_matrix);

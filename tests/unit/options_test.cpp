@@ -11,6 +11,7 @@
 #include "validate/sssp_validator.hpp"
 #include "core/error.hpp"
 #include "exchange/rounds.hpp"
+#include "harness/traffic_summary.hpp"
 
 namespace g500 {
 namespace {
@@ -252,6 +253,26 @@ TEST(MemoryEstimate, ValidationHoldsTheRanksShareOnly) {
   const double sssp42 = SsspBatchValidator::bytes(std::ldexp(1.0, 42), n_local, m_local, 1 << 20, 16);
   EXPECT_LT(sssp42 - sssp36, 15 * 6.0 / 8 * n_local + 1e6);
   EXPECT_LT(sssp42, 1.0 * (1 << 30));
+}
+
+}  // namespace
+}  // namespace g500
+
+namespace g500 {
+namespace {
+
+// --comm-matrix's P x P counts land on every rank: past a GiB of them the run is refused, in one
+// line that says why, before anything is built.
+TEST(Options, CommMatrixIsRefusedAboveTheRanksItFits) {
+  EXPECT_NO_THROW(check_comm_matrix_fits(kMaxCommMatrixRanks));
+  EXPECT_LE(8.0 * kMaxCommMatrixRanks * kMaxCommMatrixRanks, 1024.0 * 1024 * 1024);
+  try {
+    check_comm_matrix_fits(608256);
+    FAIL() << "608,256 ranks' matrix was not refused";
+  } catch (const UserError& e) {
+    EXPECT_STREQ(e.what(), "--comm-matrix gathers 8 x P^2 bytes onto every rank, 2756.5 GiB at 608256 ranks: it runs "
+                           "on at most 11585");
+  }
 }
 
 }  // namespace
