@@ -113,10 +113,11 @@ class Benchkit(unittest.TestCase):
 
     def test_the_keys_are_the_references_and_every_value_reads(self):
         for exe, name in ((BFS, "reference_3.0_bfs_s10_np2.txt"), (BFS_SSSP, "reference_3.0_bfs_sssp_s10_np2.txt")):
-            with self.subTest(program=os.path.basename(exe)):
-                p = run(exe, ["10"], 2, {"SKIP_VALIDATION": "yes"})
-                self.assertEqual(p.returncode, 0, p.stderr)
-                self.assertEqual(list(benchkit(p.stdout)), list(benchkit(fixture(name))))
+            for np, env in ((2, {"SKIP_VALIDATION": "yes"}), (3, {})):
+                with self.subTest(program=os.path.basename(exe), np=np, env=env):
+                    p = run(exe, ["10"], np, env)
+                    self.assertEqual(p.returncode, 0, p.stderr)
+                    self.assertEqual(list(benchkit(p.stdout)), list(benchkit(fixture(name))))
 
 
 class InvalidRun(unittest.TestCase):
