@@ -40,13 +40,16 @@ void GraphThroughFile::prepare(const mpi::Comm& comm) {
   if (comm.is_root()) {
     const double tuples = static_cast<double>(generate_.edgefactor) * static_cast<double>(std::int64_t{1} << generate_.scale);
     const double edges = size_of(generate_.output);
-    const bool weights_fit = generate_.weights_output.empty() || size_of(generate_.weights_output) == 4 * tuples;
-    if (!reuse_ && edges >= 0) verdict = 2;
+    const double weights = generate_.weights_output.empty() ? -1 : size_of(generate_.weights_output);
+    const bool weights_fit = generate_.weights_output.empty() || weights == 4 * tuples;
+    if (!reuse_ && (edges >= 0 || weights >= 0)) verdict = 2;
     else if (reuse_ && edges == 16 * tuples && weights_fit) verdict = 1;
   }
   comm.broadcast(std::span<int>(&verdict, 1), 0);
   if (verdict == 2) {
-    throw UserError("TMPFILE '" + generate_.output + "' is there already: set REUSEFILE to read it, or remove it " +
+    const std::string there = generate_.weights_output.empty() ? "'" + generate_.output + "'"
+                                                                : "'" + generate_.output + "' or its weights";
+    throw UserError("TMPFILE " + there + " is there already: set REUSEFILE to read it, or remove it " +
                     "(the reference refuses it too)");
   }
   if (verdict == 1) {

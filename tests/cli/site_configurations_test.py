@@ -184,6 +184,15 @@ class TmpFile(unittest.TestCase):
             self.assertIn("is there already: set REUSEFILE to read it", refused.stderr)
             with open(path) as f:
                 self.assertEqual(f.read(), "mine")
+            # So is a weights file alone, where kernel 3 would write its weights.
+            os.remove(path)
+            with open(path + ".weights", "w") as f:
+                f.write("mine too")
+            refused = run(BFS_SSSP, ["11"], 2, {"TMPFILE": path})
+            self.assertNotEqual(refused.returncode, 0)
+            self.assertIn("or its weights is there already", refused.stderr)
+            with open(path + ".weights") as f:
+                self.assertEqual(f.read(), "mine too")
 
     def test_reusefile_writes_once_and_later_runs_read_it(self):
         plain = run(BFS_SSSP, ["11"], 2)
