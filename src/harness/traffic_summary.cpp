@@ -70,28 +70,51 @@ void check_comm_matrix_fits(int ranks) {
   throw UserError(why);
 }
 
-TrafficSummary gather_traffic(const mpi::Comm& comm, const PhaseTraffic& mine,
-                              const std::vector<std::int64_t>& search_peer_bytes, bool with_matrix) {
+namespace {
+
+// The four phases packed, and back.
+std::vector<std::int64_t> pack_phases(const PhaseTraffic& t) {
   std::vector<std::int64_t> packed;
-  pack(mine.construction, packed);
-  pack(mine.search, packed);
-  pack(mine.validation, packed);
-  pack(mine.sssp, packed);
-  const int width = static_cast<int>(packed.size());
-  const mpi::Counts widths = comm.allgather(static_cast<std::int64_t>(width));
-  std::vector<std::int64_t> all(static_cast<std::size_t>(width) * comm.size());
-  if (std::any_of(widths.begin(), widths.end(), [&](std::int64_t w) { return w != width; })) {
+  for (const mpi::TrafficCounts* phase : {&t.construction, &t.search, &t.validation, &t.sssp}) pack(*phase, packed);
+  return packed;
+}
+void unpack_phases(const std::int64_t* in, const PhaseTraffic& shape, PhaseTraffic& out) {
+  in += unpack(in, shape.construction, out.construction);
+  in += unpack(in, shape.search, out.search);
+  in += unpack(in, shape.validation, out.validation);
+  unpack(in, shape.sssp, out.sssp);
+}
+
+}  // namespace
+
+TrafficSummary gather_traffic(const mpi::Comm& comm, const PhaseTraffic& mine,
+                              const std::vector<std::int64_t>& search_peer_bytes, bool with_matrix, int max_listed) {
+  const std::vector<std::int64_t> packed = pack_phases(mine);
+  const std::int64_t width = static_cast<std::int64_t>(packed.size());
+  if (comm.allreduce(width, mpi::Op::max) != width || comm.allreduce(width, mpi::Op::min) != width) {
     throw std::logic_error("traffic counters differ in shape between ranks");
   }
-  comm.allgatherv<std::int64_t>(packed, all.data(), widths, mpi::Comm::displacements(widths));
   TrafficSummary summary;
-  summary.per_rank.resize(comm.size());
-  for (int r = 0; r < comm.size(); ++r) {
-    const std::int64_t* in = all.data() + static_cast<std::size_t>(r) * width;
-    in += unpack(in, mine.construction, summary.per_rank[r].construction);
-    in += unpack(in, mine.search, summary.per_rank[r].search);
-    in += unpack(in, mine.validation, summary.per_rank[r].validation);
-    unpack(in, mine.sssp, summary.per_rank[r].sssp);
+  summary.ranks = comm.size();
+  // Totals: every count summed, distinct peers the most any rank had (as TrafficCounts::add).
+  std::vector<std::int64_t> sums = packed, most = packed;
+  comm.allreduce_inplace<std::int64_t>(sums, mpi::Op::sum);
+  comm.allreduce_inplace<std::int64_t>(most, mpi::Op::max);
+  PhaseTraffic peaks;
+  unpack_phases(sums.data(), mine, summary.totals);
+  unpack_phases(most.data(), mine, peaks);
+  summary.totals.construction.distinct_peers = peaks.construction.distinct_peers;
+  summary.totals.search.distinct_peers = peaks.search.distinct_peers;
+  summary.totals.validation.distinct_peers = peaks.validation.distinct_peers;
+  summary.totals.sssp.distinct_peers = peaks.sssp.distinct_peers;
+  summary.busiest_search_bytes = comm.allreduce(mine.search.bytes_sent(), mpi::Op::max);
+  if (comm.size() <= max_listed) {
+    const mpi::Counts widths(comm.size(), width);
+    std::vector<std::int64_t> all(static_cast<std::size_t>(width) * comm.size());
+    comm.allgatherv<std::int64_t>(packed, all.data(), widths, mpi::Comm::displacements(widths));
+    summary.per_rank.resize(comm.size());
+    for (int r = 0; r < comm.size(); ++r)
+      unpack_phases(all.data() + static_cast<std::size_t>(r) * width, mine, summary.per_rank[r]);
   }
   if (with_matrix) {
     const int p = comm.size();
@@ -103,9 +126,7 @@ TrafficSummary gather_traffic(const mpi::Comm& comm, const PhaseTraffic& mine,
 }
 
 mpi::TrafficCounts total(const TrafficSummary& summary, mpi::TrafficCounts PhaseTraffic::*phase) {
-  mpi::TrafficCounts sum;
-  for (const PhaseTraffic& r : summary.per_rank) sum.add(r.*phase);
-  return sum;
+  return summary.totals.*phase;
 }
 
 nlohmann::json to_json(const mpi::TrafficCounts& c) {
@@ -138,7 +159,7 @@ nlohmann::json to_json(const TrafficSummary& summary) {
                         {"nodes", summary.nodes},
                         {"per_rank", per_rank}};
   if (!summary.matrix.empty()) {
-    const std::size_t p = summary.per_rank.size();
+    const std::size_t p = static_cast<std::size_t>(summary.ranks);
     nlohmann::json rows = nlohmann::json::array();
     for (std::size_t s = 0; s < p; ++s) {
       rows.push_back(std::vector<std::int64_t>(summary.matrix.begin() + s * p, summary.matrix.begin() + (s + 1) * p));
@@ -150,8 +171,7 @@ nlohmann::json to_json(const TrafficSummary& summary) {
 
 std::string traffic_line(const TrafficSummary& summary, std::size_t searches) {
   const mpi::TrafficCounts t = total(summary, &PhaseTraffic::search);
-  std::int64_t busiest = 0;
-  for (const PhaseTraffic& r : summary.per_rank) busiest = std::max(busiest, r.search.bytes_sent());
+  const std::int64_t busiest = summary.busiest_search_bytes;
   const double per = searches ? 1.0 / static_cast<double>(searches) : 0;
   char line[256];
   std::snprintf(line, sizeof line,

@@ -22,7 +22,10 @@ struct PhaseTraffic {
 };
 
 struct TrafficSummary {
-  std::vector<PhaseTraffic> per_rank;
+  int ranks = 1;
+  PhaseTraffic totals;  // summed over ranks, with distinct_peers the most any rank had
+  std::int64_t busiest_search_bytes = 0;  // the most kernel-2 bytes one rank sent
+  std::vector<PhaseTraffic> per_rank;     // each rank's; empty beyond kMaxRanksListed ranks
   int nodes = 1;  // the nodes the ranks are on (each operation's bytes_between_nodes are to other nodes)
   std::vector<std::int64_t> matrix;  // kernel 2 bytes, [source * P + destination]; empty unless asked
 };
@@ -37,9 +40,12 @@ inline constexpr int kMaxCommMatrixRanks = 11585;
 // Throws UserError, one line, for --comm-matrix on more ranks than that.
 void check_comm_matrix_fits(int ranks);
 
-// Collective: every rank's phase totals (and the matrix from each rank's kernel-2 bytes per peer).
+// Collective: the phases' totals over ranks by reduction, every rank's own up to `max_listed`
+// ranks (so that no rank holds O(P) of them past that), and the matrix from each rank's kernel-2
+// bytes per peer when asked.
 TrafficSummary gather_traffic(const mpi::Comm& comm, const PhaseTraffic& mine,
-                              const std::vector<std::int64_t>& search_peer_bytes, bool with_matrix);
+                              const std::vector<std::int64_t>& search_peer_bytes, bool with_matrix,
+                              int max_listed = kMaxRanksListed);
 
 // The sum over ranks of one phase.
 mpi::TrafficCounts total(const TrafficSummary& summary, mpi::TrafficCounts PhaseTraffic::*phase);
