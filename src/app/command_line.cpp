@@ -260,6 +260,8 @@ CLI::App* add_plan_command(CLI::App& app, PlanOptions& plan, PlanFlags& f) {
                                              "that fits a machine, by the estimate a run refuses by");
   cmd->add_option("--nodes", plan.nodes, "nodes (>= 1)")->required()->transform(decimal<std::int64_t>());
   cmd->add_option("--ranks-per-node", plan.ranks_per_node, "MPI ranks a node (>= 1)")->required()->transform(decimal<int>());
+  cmd->add_option("--threads-per-rank", plan.threads_per_rank, "OpenMP threads a rank (>= 1)")
+      ->capture_default_str()->transform(decimal<int>());
   cmd->add_option("--memory-per-node", f.memory, "memory a node: 32GiB, 512 GiB, 24GB, 1.5T (K M G T: powers of 1024, "
                                                  "KB MB GB TB: of 1000)")->required();
   f.scale = cmd->add_option("-s,--scale", f.scale_value, "also show this SCALE's phases (1..42)")->transform(decimal<int>());
@@ -277,6 +279,7 @@ CLI::App* add_plan_command(CLI::App& app, PlanOptions& plan, PlanFlags& f) {
 void check_plan(PlanOptions& plan, const PlanFlags& f) {
   if (plan.nodes < 1) throw UserError("--nodes must be at least 1, got " + std::to_string(plan.nodes));
   if (plan.ranks_per_node < 1) throw UserError("--ranks-per-node must be at least 1, got " + std::to_string(plan.ranks_per_node));
+  if (plan.threads_per_rank < 1) throw UserError("--threads-per-rank must be at least 1, got " + std::to_string(plan.threads_per_rank));
   if (static_cast<double>(plan.nodes) * plan.ranks_per_node > std::numeric_limits<int>::max()) {
     throw UserError("--nodes x --ranks-per-node is more ranks than MPI counts (2^31 - 1)");
   }

@@ -1,5 +1,7 @@
 #include "harness/memory_check.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -24,6 +26,12 @@ std::string gib(double bytes) {
   return buf;
 }
 
+// What a rank holds for each rank of the run, O(P): the exchanges' buckets, a cache line for each
+// thread and destination, up to four sets at once (the validation's routed scan holds two, its
+// confirmer one, the levels' pairs one); the traffic counters' bytes to and node of every peer and
+// the exchanges' counts and displacements, about ten vectors of 8 bytes a rank.
+double rank_indexed_bytes(int threads) { return 4.0 * threads * 64 + 10 * 8; }
+
 }  // namespace
 
 std::int64_t estimate_run_bytes(int scale, int edgefactor, int num_ranks, const BfsOptions& bfs,
@@ -32,8 +40,10 @@ std::int64_t estimate_run_bytes(int scale, int edgefactor, int num_ranks, const 
   return estimate_graph_bytes(n, n * edgefactor, num_ranks, bfs, kernels);
 }
 
-PhaseBytes estimate_phases(double n, double m, int num_ranks, const BfsOptions& bfs, const KernelChoice& kernels) {
+PhaseBytes estimate_phases(double n, double m, int num_ranks, const BfsOptions& bfs, const KernelChoice& kernels,
+                           int threads) {
   PhaseBytes phases;
+  phases.rank_tables = num_ranks * rank_indexed_bytes(threads > 0 ? threads : omp_get_max_threads());
   const double n_local = n / num_ranks + 64, m_local = m / num_ranks + 1;
   const double build_round = static_cast<double>(exchange::kBuildRound);
   const double root_scan_round = static_cast<double>(exchange::kRootScanRound);
@@ -49,7 +59,7 @@ PhaseBytes estimate_phases(double n, double m, int num_ranks, const BfsOptions& 
   if (kernels.sssp) {
     phases.sssp_graph = static_cast<double>(sssp_engine().memory_bytes(n, m, num_ranks, id_bytes(bfs, n)));
     phases.sssp_validation = SsspBatchValidator::bytes(n, n_local, m_local, num_ranks, kernels.validation_batch);
-    phases.sssp = std::max(build, search) + 4 * n_local + phases.sssp_graph + phases.sssp_validation;
+    phases.sssp = std::max(build, search) + 4 * n_local + phases.sssp_graph + phases.sssp_validation + phases.rank_tables;
   }
   if (!kernels.bfs) return phases;
   // BFS validation: what its batch validator holds.
@@ -62,8 +72,8 @@ PhaseBytes estimate_phases(double n, double m, int num_ranks, const BfsOptions& 
   const EngineMemory need = find_engine(phases.engine).memory_bytes(shape, bfs);
   phases.bfs_graph_build = need.build;
   phases.bfs_graph = need.search;
-  phases.build = build + need.build;
-  phases.bfs = search + phases.bfs_validation + need.search;
+  phases.build = build + need.build + phases.rank_tables;
+  phases.bfs = search + phases.bfs_validation + need.search + phases.rank_tables;
   return phases;
 }
 

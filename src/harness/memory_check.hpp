@@ -25,11 +25,13 @@ struct PhaseBytes {
   double bfs = 0;    // kernel 2: parents, roots, the BFS graph and its batch validator
   double sssp = 0;   // kernel 3: as kernel 2's harness, distances, its graph and batch validator
   double bfs_graph_build = 0, bfs_graph = 0, bfs_validation = 0, sssp_graph = 0, sssp_validation = 0;
+  double rank_tables = 0;  // what is held for each rank of the run (buckets, counters), in every phase
   std::string engine;  // the BFS engine counted (--bfs auto resolved for the rank count)
   double peak() const { return std::max({build, bfs, sssp}); }
 };
+// `threads`: OpenMP threads a rank (0: this process's).
 PhaseBytes estimate_phases(double vertices, double tuples, int num_ranks, const BfsOptions& bfs,
-                           const KernelChoice& kernels);
+                           const KernelChoice& kernels, int threads = 0);
 // Peak bytes one rank needs to generate and write its slice.
 std::int64_t estimate_generate_bytes(int scale, int edgefactor, int num_ranks, bool with_weights);
 

@@ -45,7 +45,7 @@ ScaleFit fit_scale(const PlanOptions& plan, const Machine& m, int scale) {
   fit.enough_vertices = n >= m.ranks;
   KernelChoice k = plan.kernels;
   for (k.validation_batch = plan.kernels.validation_batch; k.validation_batch >= 1; --k.validation_batch) {
-    fit.phases = estimate_phases(n, tuples, static_cast<int>(m.ranks), plan.bfs, k);
+    fit.phases = estimate_phases(n, tuples, static_cast<int>(m.ranks), plan.bfs, k, plan.threads_per_rank);
     fit.batch = k.validation_batch;
     fit.fits = fit.enough_vertices && fit.phases.peak() <= m.memory_per_rank;
     if (fit.fits) break;
@@ -83,7 +83,8 @@ void print_scale(std::ostream& out, const PlanOptions& plan, const Machine& m, i
   if (plan.kernels.sssp) {
     line(out, "kernel 3 (SSSP)", p.sssp, "graph " + bytes_text(p.sssp_graph) + ", validation " + bytes_text(p.sssp_validation));
   }
-  line(out, "peak", p.peak(), "a rank has " + bytes_text(m.memory_per_rank));
+  line(out, "peak", p.peak(), "a rank has " + bytes_text(m.memory_per_rank) + "; each phase holds " +
+                                   bytes_text(p.rank_tables) + " for the ranks' buckets and counters");
 }
 
 }  // namespace
@@ -115,11 +116,12 @@ double parse_memory_size(const std::string& text) {
 
 void print_plan(std::ostream& out, const PlanOptions& plan) {
   const Machine m{static_cast<double>(plan.nodes) * plan.ranks_per_node, plan.memory_per_node / plan.ranks_per_node};
-  out << "machine: " << plan.nodes << " nodes x " << plan.ranks_per_node << " ranks = "
+  out << "machine: " << plan.nodes << " nodes x " << plan.ranks_per_node << " ranks x " << plan.threads_per_rank
+      << " threads = "
       << static_cast<std::int64_t>(m.ranks) << " ranks, " << bytes_text(plan.memory_per_node) << " a node ("
       << bytes_text(m.memory_per_rank) << " a rank)\n";
   const PhaseBytes any = estimate_phases(std::ldexp(1.0, kMaxScale), 16 * std::ldexp(1.0, kMaxScale),
-                                         static_cast<int>(m.ranks), plan.bfs, plan.kernels);
+                                         static_cast<int>(m.ranks), plan.bfs, plan.kernels, plan.threads_per_rank);
   out << "kernels: " << (plan.kernels.bfs ? (plan.kernels.sssp ? "bfs,sssp" : "bfs") : "sssp") << ", edgefactor "
       << plan.edgefactor;
   if (plan.kernels.bfs) out << ", --bfs " << plan.bfs.engine << ": " << any.engine;

@@ -15,6 +15,7 @@ namespace g500 {
 struct PlanOptions {
   std::int64_t nodes = 1;
   int ranks_per_node = 1;
+  int threads_per_rank = 1;
   double memory_per_node = 0;  // bytes
   std::optional<int> scale;    // also this SCALE's phases
   int edgefactor = 16;

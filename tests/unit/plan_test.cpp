@@ -54,7 +54,7 @@ TEST(Plan, TheLargestScaleIsTheLastWhosePeakFits) {
   BfsOptions bfs;
   const double per_rank = 12.0 * (1 << 30);
   const auto peak = [&](int s) {
-    return estimate_phases(std::ldexp(1.0, s), 16 * std::ldexp(1.0, s), 2, bfs, one).peak();
+    return estimate_phases(std::ldexp(1.0, s), 16 * std::ldexp(1.0, s), 2, bfs, one, 1).peak();
   };
   EXPECT_LE(peak(largest), per_rank);
   EXPECT_GT(peak(largest + 1), per_rank);
@@ -94,6 +94,28 @@ TEST(Plan, BadMachinesAreOneLine) {
                 .find("unknown BFS engine 'magic'"),
             std::string::npos);
   EXPECT_NE(error({"--ranks-per-node", "2", "--memory-per-node", "1G"}).find("--nodes is required"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace g500
+
+namespace g500 {
+namespace {
+
+// What a rank holds for each rank of the run (buckets a line per thread and destination, counters)
+// is in every phase, and grows with the threads and the ranks alone.
+TEST(Plan, EveryPhaseCountsWhatIsHeldForEachRank) {
+  KernelChoice both;
+  both.sssp = true;
+  const BfsOptions bfs;
+  const double n = std::ldexp(1.0, 36), m = 16 * n;
+  const PhaseBytes one = estimate_phases(n, m, 65536, bfs, both, 1);
+  const PhaseBytes eight = estimate_phases(n, m, 65536, bfs, both, 8);
+  EXPECT_DOUBLE_EQ(eight.rank_tables - one.rank_tables, 65536.0 * 4 * 7 * 64);
+  EXPECT_DOUBLE_EQ(eight.build - one.build, eight.rank_tables - one.rank_tables);
+  EXPECT_DOUBLE_EQ(eight.bfs - one.bfs, eight.rank_tables - one.rank_tables);
+  EXPECT_DOUBLE_EQ(eight.sssp - one.sssp, eight.rank_tables - one.rank_tables);
+  EXPECT_DOUBLE_EQ(estimate_phases(n, m, 131072, bfs, both, 1).rank_tables, 2 * one.rank_tables);
 }
 
 }  // namespace
