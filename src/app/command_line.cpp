@@ -16,13 +16,11 @@
 #include "core/cli_choice.hpp"
 #include "core/cli_decimal.hpp"
 #include "core/error.hpp"
+#include "core/types.hpp"
 #include "sssp/sssp_spec.hpp"
 
 namespace g500 {
 namespace {
-
-// A float as the shortest decimal that reads back as it (0.01f: "0.01"), for --help's defaults.
-constexpr int kMaxScale = 42;
 
 // Returns --scale and --edgefactor, which a graph file replaces.
 std::pair<CLI::Option*, CLI::Option*> add_graph_options(CLI::App& app, int& scale, int& edgefactor,
@@ -247,6 +245,12 @@ double parse_number(const std::string& name, const std::string& text, double low
   return value;
 }
 
+// --kernels' names as the kernels to run.
+void choose_kernels(const std::vector<std::string>& names, KernelChoice& kernels) {
+  kernels.bfs = std::find(names.begin(), names.end(), "bfs") != names.end();
+  kernels.sssp = std::find(names.begin(), names.end(), "sssp") != names.end();
+}
+
 // `g500 plan`: the machine, and the run's options that change its memory.
 struct PlanFlags {
   CLI::Option* scale;
@@ -287,8 +291,7 @@ void check_plan(PlanOptions& plan, const PlanFlags& f) {
   if (f.scale->count() > 0) plan.scale = f.scale_value;
   if (plan.scale) check_graph_options(*plan.scale, plan.edgefactor);
   else check_graph_options(1, plan.edgefactor);
-  plan.kernels.bfs = std::find(f.kernels.begin(), f.kernels.end(), "bfs") != f.kernels.end();
-  plan.kernels.sssp = std::find(f.kernels.begin(), f.kernels.end(), "sssp") != f.kernels.end();
+  choose_kernels(f.kernels, plan.kernels);
   if (plan.bfs.engine == kAutoEngine) plan.bfs.auto_candidates = auto_engines();
   else find_engine(plan.bfs.engine);  // an unknown name is refused here
 }
@@ -348,8 +351,7 @@ Command parse_command_line(int argc, const char* const* argv) {
     return cmd;
   }
   check_graph_options(run.scale, run.edgefactor);
-  run.kernels.bfs = std::find(flags.kernels.begin(), flags.kernels.end(), "bfs") != flags.kernels.end();
-  run.kernels.sssp = std::find(flags.kernels.begin(), flags.kernels.end(), "sssp") != flags.kernels.end();
+  choose_kernels(flags.kernels, run.kernels);
   if (given(flags.energy_loop)) {
     run.energy_loop_seconds = parse_number("--energy-loop", flags.energy_loop_text, 1e-3, 1e7,
                                            "a number of seconds from 0.001 to 10^7");

@@ -58,12 +58,11 @@ void GraphThroughFile::prepare(const mpi::Comm& comm) {
     return;
   }
   remover_ = !reuse_ && comm.is_root();
-  written_ = true;
   run_generate(generate_, comm);
 }
 
 GraphThroughFile::~GraphThroughFile() {
-  if (!written_ || !remover_) return;
+  if (!remover_) return;
   std::error_code ignored;
   fs::remove(generate_.output, ignored);
   if (!generate_.weights_output.empty()) fs::remove(generate_.weights_output, ignored);

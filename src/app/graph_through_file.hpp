@@ -27,8 +27,7 @@ class GraphThroughFile {
  private:
   GenerateOptions generate_;
   bool reuse_;
-  bool written_ = false;      // prepare() wrote the files
-  bool remover_ = false;      // this rank removes them
+  bool remover_ = false;  // prepare() wrote the files, and this rank removes them
 };
 
 }  // namespace g500

@@ -79,9 +79,9 @@ int run(const g500::Command& cmd, const g500::ReferenceForm& form, int argc, cha
       std::optional<g500::GraphThroughFile> through_file;
       if (!form.edge_file.empty()) through_file.emplace(form, options);
       check_outputs({{"--input", options.input_path}, {"--input-weights", options.input_weights},
-                     {"--roots-file", cmd.run.roots_file}},
-                    {{"--json", cmd.run.json_path}, {"--output", cmd.run.output_path}}, world);
-      g500::choose_threads(world, cmd.run.quiet);
+                     {"--roots-file", options.roots_file}},
+                    {{"--json", options.json_path}, {"--output", options.output_path}}, world);
+      g500::choose_threads(world, options.quiet);
       if (through_file) through_file->prepare(world);
       const g500::RunRecord run = g500::run_benchmark(options, world);
       if (world.is_root()) {

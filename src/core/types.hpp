@@ -4,7 +4,9 @@
 
 namespace g500 {
 
-// Global vertex ids are 64-bit: SCALE goes up to 42.
+// The specification's largest SCALE: 2^42 vertices.
+inline constexpr int kMaxScale = 42;
+// Global vertex ids are 64-bit: SCALE goes up to kMaxScale.
 using vertex_t = std::int64_t;
 // Index of a vertex inside the block its rank owns.
 using local_t = std::int64_t;

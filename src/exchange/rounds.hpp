@@ -32,8 +32,10 @@ inline constexpr std::int64_t kRelaxRound = std::int64_t{1} << 19;
 inline constexpr double kValidationRoundBytes = 24 << 20;
 // A validator's `chunk` when the budget is to size its rounds.
 inline constexpr std::int64_t kValidationRound = 0;
-// Tuples a round holds when each takes `bytes_per_tuple` of its buffers: at least a piece's worth.
-inline std::int64_t validation_round(double bytes_per_tuple) {
+// Tuples a round holds: `chunk` when one is given (> 0), else as many as the budget holds when each
+// takes `bytes_per_tuple` of the round's buffers, and at least a piece's worth.
+inline std::int64_t validation_round(std::int64_t chunk, double bytes_per_tuple) {
+  if (chunk > 0) return chunk;
   return std::max<std::int64_t>(std::int64_t{1} << 12, static_cast<std::int64_t>(kValidationRoundBytes / bytes_per_tuple));
 }
 

@@ -3,17 +3,15 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <limits>
 #include <ostream>
 #include <string>
 
 #include "core/error.hpp"
+#include "core/types.hpp"
 #include "harness/memory_check.hpp"
 
 namespace g500 {
 namespace {
-
-constexpr int kMaxScale = 42;
 
 std::string bytes_text(double bytes) {
   static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
@@ -127,15 +125,15 @@ void print_plan(std::ostream& out, const PlanOptions& plan) {
   if (plan.kernels.bfs) out << ", --bfs " << plan.bfs.engine << ": " << any.engine;
   out << "\n";
   if (plan.scale) print_scale(out, plan, m, *plan.scale);
-  int largest = 0;
-  for (int s = kMaxScale; s >= 1 && largest == 0; --s)
-    if (fit_scale(plan, m, s).fits) largest = s;
-  if (largest == 0) {
+  int largest = kMaxScale;
+  ScaleFit fit = fit_scale(plan, m, largest);
+  while (!fit.fits && largest > 1) fit = fit_scale(plan, m, --largest);
+  if (!fit.fits) {
     out << "largest SCALE: none (even SCALE 1 does not fit)\n";
     return;
   }
   if (!plan.scale || *plan.scale != largest) print_scale(out, plan, m, largest);
-  out << "largest SCALE: " << largest << " (validation batch " << fit_scale(plan, m, largest).batch << ")\n";
+  out << "largest SCALE: " << largest << " (validation batch " << fit.batch << ")\n";
 }
 
 }  // namespace g500

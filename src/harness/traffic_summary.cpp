@@ -72,17 +72,17 @@ void check_comm_matrix_fits(int ranks) {
 
 namespace {
 
+constexpr mpi::TrafficCounts PhaseTraffic::*kPhases[] = {&PhaseTraffic::construction, &PhaseTraffic::search,
+                                                          &PhaseTraffic::validation, &PhaseTraffic::sssp};
+
 // The four phases packed, and back.
 std::vector<std::int64_t> pack_phases(const PhaseTraffic& t) {
   std::vector<std::int64_t> packed;
-  for (const mpi::TrafficCounts* phase : {&t.construction, &t.search, &t.validation, &t.sssp}) pack(*phase, packed);
+  for (const auto phase : kPhases) pack(t.*phase, packed);
   return packed;
 }
 void unpack_phases(const std::int64_t* in, const PhaseTraffic& shape, PhaseTraffic& out) {
-  in += unpack(in, shape.construction, out.construction);
-  in += unpack(in, shape.search, out.search);
-  in += unpack(in, shape.validation, out.validation);
-  unpack(in, shape.sssp, out.sssp);
+  for (const auto phase : kPhases) in += unpack(in, shape.*phase, out.*phase);
 }
 
 }  // namespace
@@ -103,10 +103,7 @@ TrafficSummary gather_traffic(const mpi::Comm& comm, const PhaseTraffic& mine,
   PhaseTraffic peaks;
   unpack_phases(sums.data(), mine, summary.totals);
   unpack_phases(most.data(), mine, peaks);
-  summary.totals.construction.distinct_peers = peaks.construction.distinct_peers;
-  summary.totals.search.distinct_peers = peaks.search.distinct_peers;
-  summary.totals.validation.distinct_peers = peaks.validation.distinct_peers;
-  summary.totals.sssp.distinct_peers = peaks.sssp.distinct_peers;
+  for (const auto phase : kPhases) (summary.totals.*phase).distinct_peers = (peaks.*phase).distinct_peers;
   summary.busiest_search_bytes = comm.allreduce(mine.search.bytes_sent(), mpi::Op::max);
   if (comm.size() <= max_listed) {
     const mpi::Counts widths(comm.size(), width);

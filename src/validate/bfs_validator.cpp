@@ -34,11 +34,6 @@ double round_bytes_per_tuple(double n, int ranks) {
   return 3 * validation::RoutedShare(ranks).bytes(2 * id, 2 * id + 16) + 3 * 2 * 8;
 }
 
-// The tuples a round holds: `chunk`, or as many as the round's budget holds.
-std::int64_t round_tuples(std::int64_t chunk, double n, int ranks) {
-  return chunk > 0 ? chunk : exchange::validation_round(round_bytes_per_tuple(n, ranks));
-}
-
 // One search alone; nullopt when its tree is deeper than an Entry holds.
 template <class Entry>
 std::optional<ValidationResult> validate_alone(const EdgeSource& source, const Partition1D& part,
@@ -102,7 +97,7 @@ struct BfsBatchValidator::Impl {
 BfsBatchValidator::BfsBatchValidator(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
                                      int batch, std::int64_t chunk)
     : impl_(new Impl{source, part, comm, std::clamp(batch, 1, kMaxBatch),
-                     round_tuples(chunk, static_cast<double>(part.num_vertices()), comm.size()), std::nullopt, std::nullopt,
+                     exchange::validation_round(chunk, round_bytes_per_tuple(static_cast<double>(part.num_vertices()), comm.size())), std::nullopt, std::nullopt,
                      KeptParents(part.num_vertices(), part.local_count(), std::clamp(batch, 1, kMaxBatch) - 1), {}, 0}) {}
 
 BfsBatchValidator::~BfsBatchValidator() = default;
@@ -137,7 +132,7 @@ std::vector<ValidationResult> BfsBatchValidator::check(vertex_t root, std::span<
 
 double BfsBatchValidator::bytes(double n, double n_local, double m_local, int ranks, int batch) {
   const double parent_bytes = KeptParents::bytes_per_vertex(static_cast<vertex_t>(std::min(n, 9.0e18)));
-  const double round = std::min(m_local, static_cast<double>(round_tuples(exchange::kValidationRound, n, ranks)));
+  const double round = std::min(m_local, static_cast<double>(exchange::validation_round(exchange::kValidationRound, round_bytes_per_tuple(n, ranks))));
   const double id = fits_32_bit(static_cast<vertex_t>(std::min(n, 9.0e18))) ? 4 : 8;
   const validation::RoutedShare share(ranks);
   // Per local vertex throughout: the batch's trees, a deep tree's 2-byte entries beside them, and

@@ -31,11 +31,6 @@ double round_bytes_per_tuple(double n, int ranks, int batch) {
   return 3 * validation::RoutedShare(ranks).bytes(tuple, tuple + sizeof(DistanceTable::Row)) + 3 * 24.0 * batch / 16;
 }
 
-// The tuples a round holds: `chunk`, or as many as the round's budget holds.
-std::int64_t round_tuples(std::int64_t chunk, double n, int ranks, int batch) {
-  return chunk > 0 ? chunk : exchange::validation_round(round_bytes_per_tuple(n, ranks, batch));
-}
-
 std::string distance(float d) { return std::to_string(d); }
 
 // Rule 1 on this rank's vertices.
@@ -98,7 +93,8 @@ struct SsspBatchValidator::Impl {
 SsspBatchValidator::SsspBatchValidator(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
                                        int batch, std::int64_t chunk)
     : impl_(new Impl{source, part, comm, std::clamp(batch, 1, kMaxBatch),
-                     round_tuples(chunk, static_cast<double>(part.num_vertices()), comm.size(), std::clamp(batch, 1, kMaxBatch)), std::nullopt,
+                     exchange::validation_round(chunk, round_bytes_per_tuple(static_cast<double>(part.num_vertices()), comm.size(),
+                                                                       std::clamp(batch, 1, kMaxBatch))), std::nullopt,
                      KeptParents(part.num_vertices(), part.local_count(), std::clamp(batch, 1, kMaxBatch) - 1), {}, {}}) {
   if (!source.has_weights()) throw std::logic_error("SSSP validation needs an edge source with weights");
 }
@@ -138,7 +134,7 @@ std::vector<ValidationResult> SsspBatchValidator::check(vertex_t root, std::span
 double SsspBatchValidator::bytes(double n, double n_local, double m_local, int ranks, int batch) {
   const double parent_bytes = KeptParents::bytes_per_vertex(static_cast<vertex_t>(std::min(n, 9.0e18)));
   const double round =
-      std::min(m_local, static_cast<double>(round_tuples(exchange::kValidationRound, n, ranks, batch)));
+      std::min(m_local, static_cast<double>(exchange::validation_round(exchange::kValidationRound, round_bytes_per_tuple(n, ranks, batch))));
   // Per local vertex: the distances, the waiting searches' parents, a confirmation bitmap a search.
   const double per_vertex = 4.0 * batch + (batch - 1) * parent_bytes + batch / 8.0;
   return per_vertex * n_local + 4.0 * DistanceTable::kLanes + round_bytes_per_tuple(n, ranks, batch) * round;
