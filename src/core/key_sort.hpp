@@ -16,10 +16,15 @@ void sort_long_keys(std::span<std::uint32_t> keys);
 void sort_long_keys(std::span<std::uint64_t> keys);
 
 template <class Key>
-void sort_keys(std::vector<Key>& keys) {
+void sort_keys(std::span<Key> keys) {
   constexpr std::size_t kVectorSortFrom = 32;
   if (keys.size() < kVectorSortFrom) std::sort(keys.begin(), keys.end());
-  else sort_long_keys(std::span<Key>(keys));
+  else sort_long_keys(keys);
+}
+
+template <class Key>
+void sort_keys(std::vector<Key>& keys) {
+  sort_keys(std::span<Key>(keys));
 }
 
 }  // namespace g500

@@ -31,6 +31,18 @@ struct Arc {
   Column to;
 };
 
+// What an arc carries to its row: the Item it travels as, made from a tuple's ends by make(row, to)
+// (or make(row, to, weight): the source's weights are read), the Column word its row stores
+// (word(item)), and the bits that word takes for ids below n (word_bits(n)). Plain arcs store
+// their target; kernel 3's carry a weight beside it (graph/weighted_csr.cpp).
+template <class Column>
+struct PlainArcs {
+  using Item = Arc<Column>;
+  static Item make(vertex_t row, vertex_t to) { return {static_cast<Column>(row), static_cast<Column>(to)}; }
+  static Column word(const Item& a) { return a.to; }
+  static int word_bits(vertex_t n);
+};
+
 // The first pass needs only the row of each arc.
 template <class Column>
 struct RowOf {
@@ -103,6 +115,11 @@ class RowBlocks {
 // Bits that hold every value below `count` (at least 1).
 inline int id_bits(std::int64_t count) {
   return std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(count > 0 ? count - 1 : 0))));
+}
+
+template <class Column>
+int PlainArcs<Column>::word_bits(vertex_t n) {
+  return id_bits(n);
 }
 
 // The rows of one rank as kernel 1 fills them.
@@ -249,7 +266,7 @@ void sort_blocks_into_rows(Rows<Column>& out, const std::vector<edge_count_t>& b
 //    line per arc.
 //  - Each block is then counted and sorted into its rows in cache, tags dropped.
 // tag_bits: at most 8 more than the word has room for above to_bits.
-template <class Column, class DestOf, class RowBase>
+template <class Column, class Arcs = PlainArcs<Column>, class DestOf, class RowBase>
 Rows<Column> place_by_block(const EdgeSource& source, const mpi::Comm& comm, std::int64_t round, local_t n_rows,
                             int to_bits, int tag_bits, DestOf&& dest_of, RowBase&& row_base,
                             const std::vector<std::int64_t>& block_base, const BlockCounts& counted = {},
@@ -285,16 +302,17 @@ Rows<Column> place_by_block(const EdgeSource& source, const mpi::Comm& comm, std
     columns[k] = static_cast<Column>((static_cast<Word>(r & word_mask) << to_bits) | static_cast<Word>(to));
     if (side_of) side_of[k] = static_cast<std::uint8_t>((r & tag_mask) >> word_bits);
   };
-  const auto append = [&](std::span<const Arc<Column>> arcs) {
-    for (const Arc<Column>& a : arcs) {
+  using Item = typename Arcs::Item;
+  const auto append = [&](std::span<const Item> arcs) {
+    for (const Item& a : arcs) {
       const local_t r = row_index(static_cast<vertex_t>(a.row));
-      put(fill[r >> tag_bits]++, r, a.to);
+      put(fill[r >> tag_bits]++, r, Arcs::word(a));
     }
   };
   // Several threads: each counts its share of a round's arcs per block, takes a run of each block's
   // range for them, and appends there (no copy grouping them by block first).
   std::vector<edge_count_t> runs;  // by thread, then block: where the thread's run starts
-  const auto append_in_parallel = [&](std::span<const Arc<Column>> arcs) {
+  const auto append_in_parallel = [&](std::span<const Item> arcs) {
     const int threads = omp_get_max_threads();
     const std::int64_t n = static_cast<std::int64_t>(arcs.size());
     runs.assign(static_cast<std::size_t>(threads) * n_blocks, 0);
@@ -313,16 +331,13 @@ Rows<Column> place_by_block(const EdgeSource& source, const mpi::Comm& comm, std
         }
       }
       for (std::int64_t i = first; i < last; ++i) {
-        const Arc<Column>& a = arcs[i];
+        const Item& a = arcs[i];
         const local_t r = row_index(static_cast<vertex_t>(a.row));
-        put(mine[r >> tag_bits]++, r, a.to);
+        put(mine[r >> tag_bits]++, r, Arcs::word(a));
       }
     }
   };
-  route_arcs_to<Arc<Column>>(
-      source, comm, round, "build.arcs", dest_of,
-      [](vertex_t row, vertex_t to) { return Arc<Column>{static_cast<Column>(row), static_cast<Column>(to)}; },
-      [&](std::span<const Arc<Column>> arcs) {
+  route_arcs_to<Item>(source, comm, round, "build.arcs", dest_of, &Arcs::make, [&](std::span<const Item> arcs) {
         // One thread appends in arrival order: the streams' open lines stay in cache anyway.
         if (omp_get_max_threads() == 1) append(arcs);
         else append_in_parallel(arcs);
@@ -336,7 +351,7 @@ Rows<Column> place_by_block(const EdgeSource& source, const mpi::Comm& comm, std
 
 // Kernel 1's placement otherwise. Pass 1 routes each arc's row to the rank that holds it, which
 // counts its rows' arcs; pass 2 writes every arc at its row's cursor.
-template <class Column, class DestOf, class RowBase>
+template <class Column, class Arcs = PlainArcs<Column>, class DestOf, class RowBase>
 Rows<Column> place_by_row(const EdgeSource& source, const mpi::Comm& comm, std::int64_t round, local_t n_rows,
                           DestOf&& dest_of, RowBase&& row_base) {
   Rows<Column> out{big_vector<edge_count_t>(n_rows + 1, 0), {}};
@@ -345,14 +360,15 @@ Rows<Column> place_by_row(const EdgeSource& source, const mpi::Comm& comm, std::
   const auto row_index = [first_row](vertex_t row) { return static_cast<local_t>(row - first_row); };
 
   // Pass 1: arcs per row.
+  using Row = RowOf<decltype(Arcs::Item::row)>;
   {
-    RowBlocks<RowOf<Column>, decltype(row_index)> rows_seen(row_index, n_rows);
-    route_arcs_to<RowOf<Column>>(
+    RowBlocks<Row, decltype(row_index)> rows_seen(row_index, n_rows);
+    route_arcs_to<Row>(
         source, comm, round, "build.degree_rows", dest_of,
-        [](vertex_t row, vertex_t) { return RowOf<Column>{static_cast<Column>(row)}; },
-        [&](std::span<const RowOf<Column>> arcs) {
-          const auto count = [&](std::span<const RowOf<Column>> some) {
-            for (const RowOf<Column>& a : some) ++offsets[row_index(static_cast<vertex_t>(a.row)) + 1];
+        [](vertex_t row, vertex_t) { return Row{static_cast<decltype(Row::row)>(row)}; },
+        [&](std::span<const Row> arcs) {
+          const auto count = [&](std::span<const Row> some) {
+            for (const Row& a : some) ++offsets[row_index(static_cast<vertex_t>(a.row)) + 1];
           };
           // One thread counts in place: grouping first costs more than the random increments it saves.
           if (omp_get_max_threads() == 1) count(arcs);
@@ -367,15 +383,13 @@ Rows<Column> place_by_row(const EdgeSource& source, const mpi::Comm& comm, std::
   out.columns.resize(offsets[n_rows]);
   edge_count_t* cursor = offsets.data();
   Column* columns = out.columns.data();
-  RowBlocks<Arc<Column>, decltype(row_index)> arcs_by_block(row_index, n_rows);
-  route_arcs_to<Arc<Column>>(
-      source, comm, round, "build.arcs", dest_of,
-      [](vertex_t row, vertex_t to) { return Arc<Column>{static_cast<Column>(row), static_cast<Column>(to)}; },
-      [&](std::span<const Arc<Column>> arcs) {
-        arcs_by_block.for_each_block(arcs, [&](std::span<const Arc<Column>> block) {
-          for (const Arc<Column>& a : block) columns[cursor[row_index(static_cast<vertex_t>(a.row))]++] = a.to;
-        });
-      });
+  using Item = typename Arcs::Item;
+  RowBlocks<Item, decltype(row_index)> arcs_by_block(row_index, n_rows);
+  route_arcs_to<Item>(source, comm, round, "build.arcs", dest_of, &Arcs::make, [&](std::span<const Item> arcs) {
+    arcs_by_block.for_each_block(arcs, [&](std::span<const Item> block) {
+      for (const Item& a : block) columns[cursor[row_index(static_cast<vertex_t>(a.row))]++] = Arcs::word(a);
+    });
+  });
   for (local_t i = n_rows; i > 0; --i) offsets[i] = offsets[i - 1];
   offsets[0] = 0;
   return out;
@@ -388,10 +402,11 @@ Rows<Column> place_by_row(const EdgeSource& source, const mpi::Comm& comm, std::
 // with a side byte an arc if every node has room for those beside the rows it will hold (the
 // memory estimate counts placement without them); else by row. Side bytes where the word had room
 // made construction slower (docs/tuning.md).
-template <class Column, class DestOf, class RowBase>
+// Arcs: what an arc carries (PlainArcs, or a policy of the same shape).
+template <class Column, class Arcs = PlainArcs<Column>, class DestOf, class RowBase>
 Rows<Column> place_arcs(const EdgeSource& source, const mpi::Comm& comm, std::int64_t round, local_t n_rows,
                         vertex_t to_bound, DestOf&& dest_of, RowBase&& row_base, const BlockCounts& counted = {}) {
-  const int to_bits = id_bits(to_bound);
+  const int to_bits = Arcs::word_bits(to_bound);
   const int word_room = static_cast<int>(8 * sizeof(Column)) - to_bits;
   int tag_bits = std::min(kMaxTagBits, word_room);
   if (tag_bits < kMinTagBits && word_room > 0) {
@@ -405,11 +420,11 @@ Rows<Column> place_arcs(const EdgeSource& source, const mpi::Comm& comm, std::in
   if (tag_bits >= kMinTagBits) {
     const std::vector<std::int64_t> block_base = block_bases(comm, n_rows, tag_bits);
     if (block_base.back() <= kMaxCountedBlocks) {
-      return place_by_block<Column>(source, comm, round, n_rows, to_bits, tag_bits, dest_of, row_base, block_base,
-                                    counted);
+      return place_by_block<Column, Arcs>(source, comm, round, n_rows, to_bits, tag_bits, dest_of, row_base,
+                                          block_base, counted);
     }
   }
-  return place_by_row<Column>(source, comm, round, n_rows, dest_of, row_base);
+  return place_by_row<Column, Arcs>(source, comm, round, n_rows, dest_of, row_base);
 }
 
 // Slides the rows together: row r keeps its first kept[r] entries. The room duplicates took is

@@ -28,7 +28,7 @@ void unmark(Bitmap& bits, std::size_t listed, EachId&& each_id) {
 template <class Column>
 DeltaStepping<Column>::DeltaStepping(const mpi::Comm& comm, const Partition1D& part, SsspOptions options)
     : comm_(comm), part_(part), options_(options), per_delta_(1.0 / static_cast<double>(options.delta)),
-      csr_{part, {}, {}, {}}, bins_(omp_get_max_threads()), shares_(omp_get_max_threads()),
+      csr_{part, {}, {}}, bins_(omp_get_max_threads()), shares_(omp_get_max_threads()),
       requests_(comm.size(), omp_get_max_threads(), "sssp.relaxations") {}
 
 template <class Column>
@@ -44,6 +44,7 @@ void DeltaStepping<Column>::build(const EdgeSource& source) {
   for (local_t i = 0; i < part_.local_count(); ++i) with_edges_ += csr_.degree(i) > 0;
   in_round_ = Bitmap(part_.local_count());
   in_bucket_ = Bitmap(part_.local_count());
+
 }
 
 template <class Column>
@@ -51,14 +52,14 @@ template <class First, class Last>
 void DeltaStepping<Column>::relax(std::span<const local_t> from, First&& first, Last&& last, Counts& counts) {
   const int me = comm_.rank();
   const bool prune = options_.prune;
-  std::int64_t relaxations = 0, useful = 0, remote = 0, pruned = 0;
-#pragma omp parallel reduction(+ : relaxations, useful, remote, pruned)
+  std::int64_t relaxations = 0, useful = 0, remote = 0, pruned = 0, reached = 0;
+#pragma omp parallel reduction(+ : relaxations, useful, remote, pruned, reached)
   {
     const int t = omp_get_thread_num();
 #pragma omp for schedule(dynamic, 64)
     for (std::size_t i = 0; i < from.size(); ++i) {
       // The vertices lie scattered: each one's label, offsets and light count are a miss, then
-      // its row's columns and weights. Ask for the first three 2 * kRowPrefetch vertices ahead,
+      // its row's entries. Ask for the first three 2 * kRowPrefetch vertices ahead,
       // and for the row kRowPrefetch ahead, whose offsets have arrived by then.
       if (i + 2 * kRowPrefetch < from.size()) {
         const local_t later = from[i + 2 * kRowPrefetch];
@@ -68,8 +69,7 @@ void DeltaStepping<Column>::relax(std::span<const local_t> from, First&& first, 
       }
       if (i + kRowPrefetch < from.size()) {
         const edge_count_t soon = first(from[i + kRowPrefetch]);
-        __builtin_prefetch(csr_.columns.data() + soon);
-        __builtin_prefetch(csr_.weights.data() + soon);
+        __builtin_prefetch(csr_.address(soon));
       }
       const local_t u = from[i];
       const Column parent = static_cast<Column>(part_.to_global(u));
@@ -77,21 +77,23 @@ void DeltaStepping<Column>::relax(std::span<const local_t> from, First&& first, 
       const edge_count_t end = last(u);
       relaxations += end - first(u);
       for (edge_count_t k = first(u); k < end; ++k) {
-        const vertex_t v = static_cast<vertex_t>(csr_.columns[k]);
+        const Column to = csr_.column(k);
+        const vertex_t v = static_cast<vertex_t>(to);
         if (prune && finished_.contains(v)) {
           ++pruned;
           continue;
         }
-        const float d = du + csr_.weights[k];
+        const float d = du + csr_.weight(k);
         const int owner = part_.owner(v);
         if (owner == me) {
           const local_t lv = part_.to_local(v);
-          if (labels_.offer(lv, d, parent, is_flat(du, d))) {
+          if (const Offered offered = labels_.offer(lv, d, parent, is_flat(du, d))) {
             ++useful;
+            reached += offered == kReached;
             bins_.push(t, bucket_of(d), lv);
           }
         } else {
-          requests_.push(t, owner, Relaxation{csr_.columns[k], parent, with_flat_bit(d, is_flat(du, d))});
+          requests_.push(t, owner, Relaxation{to, parent, with_flat_bit(d, is_flat(du, d))});
           ++remote;
         }
       }
@@ -101,13 +103,14 @@ void DeltaStepping<Column>::relax(std::span<const local_t> from, First&& first, 
   counts.useful += useful;
   counts.remote += remote;
   counts.pruned += pruned;
+  counts.reached += reached;
 }
 
 template <class Column>
 void DeltaStepping<Column>::exchange(Counts& counts) {
   requests_.exchange(comm_, arrived_);
-  std::int64_t useful = 0;
-#pragma omp parallel reduction(+ : useful)
+  std::int64_t useful = 0, reached = 0;
+#pragma omp parallel reduction(+ : useful, reached)
   {
     const int t = omp_get_thread_num();
 #pragma omp for schedule(static)
@@ -115,13 +118,15 @@ void DeltaStepping<Column>::exchange(Counts& counts) {
       const Relaxation& r = arrived_[i];
       const local_t v = part_.to_local(static_cast<vertex_t>(r.vertex));
       const float d = without_flat_bit(r.dist);
-      if (labels_.offer(v, d, r.parent, flat_bit(r.dist))) {
+      if (const Offered offered = labels_.offer(v, d, r.parent, flat_bit(r.dist))) {
         ++useful;
+        reached += offered == kReached;
         bins_.push(t, bucket_of(d), v);
       }
     }
   }
   counts.useful += useful;
+  counts.reached += reached;
   remote_at_exchange_ = counts.remote;
 }
 
@@ -195,6 +200,7 @@ void DeltaStepping<Column>::start_search(vertex_t root, std::span<vertex_t> pare
   labels_.reset(parents, dist);
   bins_.clear(0);
   settled_here_ = 0;
+  reached_here_ = part_.owns(root) ? 1 : 0;
   tail_from_ = kLastBucket;
   open_ready_ = false;
   pulled_before_ = past_peak_ = false;
@@ -313,6 +319,7 @@ void DeltaStepping<Column>::record_bucket(BucketRecord& rec, const Counts& light
                                           SsspProfile* profile) {
   // This rank's counts; summed over ranks once the search is done.
   rec.settled = static_cast<std::int64_t>(members_.size());
+  reached_here_ += light.reached + heavy.reached;
   rec.light_relaxations = light.relaxations;
   rec.heavy_relaxations = heavy.relaxations;
   rec.useful_relaxations = light.useful + heavy.useful;
@@ -331,7 +338,9 @@ std::int64_t DeltaStepping<Column>::next_bucket(std::int64_t next) {
   // The bucket just done is finished: its members' distances are final on every rank.
   if (options_.prune) finished_.add(comm_, part_, members_);
   if (options_.tail && next != kLastBucket) {
-    std::int64_t open_settled[2] = {bins_.size(), settled_here_};
+    // Open: reached and not yet settled (not the bins' entries, whose stale copies depend on the
+    // order offers arrived in, and so on the rank count).
+    std::int64_t open_settled[2] = {reached_here_ - settled_here_, settled_here_};
     comm_.allreduce_inplace<std::int64_t>(open_settled, mpi::Op::sum);
     if (static_cast<double>(open_settled[0]) < kTailShare * static_cast<double>(open_settled[1])) {
       tail_from_ = next;

@@ -71,8 +71,9 @@ class DeltaStepping : public SsspEngine {
     float dist;  // with the offer's flatness in its sign bit (sssp/labels.hpp)
   };
   struct Counts {
-    // remote: queued for other ranks; pruned: dropped, their target's bucket being finished
-    std::int64_t relaxations = 0, useful = 0, remote = 0, pruned = 0;
+    // remote: queued for other ranks; pruned: dropped, their target's bucket being finished;
+    // reached: vertices given their first distance
+    std::int64_t relaxations = 0, useful = 0, remote = 0, pruned = 0, reached = 0;
   };
   // Buckets by multiplying (a division per vertex and scan cost more than the scan itself). A
   // distance past kLastBucket widths (a tiny delta makes that any distance at all) goes to the
@@ -178,6 +179,7 @@ class DeltaStepping : public SsspEngine {
   std::vector<local_t> frontier_, round_vertices_, members_;
   std::int64_t frontier_entries_ = 0;  // the entries frontier_ holds to relax, this rank's
   std::int64_t settled_here_ = 0;  // this rank's vertices settled so far in the search
+  std::int64_t reached_here_ = 0;  // and those given a distance
   // This rank's vertices with an edge: pull_heavy's measure of a pull's work (the pull itself visits
   // only those with a heavy edge).
   std::int64_t with_edges_ = 0;

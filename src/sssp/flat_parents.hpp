@@ -41,7 +41,7 @@ std::vector<local_t> level_beside_steep(const mpi::Comm& comm, const Partition1D
     const auto [lo, hi] = exchange::piece_range(ends, p);
     asked.clear();
     for (std::size_t i = lo; i < hi; ++i)
-      for (edge_count_t k = csr.offsets[flat[i]]; k < csr.offsets[flat[i] + 1]; ++k) asked.push_back(csr.columns[k]);
+      for (edge_count_t k = csr.offsets[flat[i]]; k < csr.offsets[flat[i] + 1]; ++k) asked.push_back(csr.column(k));
     told.resize(asked.size());
     query.ask(std::span<const Column>(asked), std::span<float>(told), [](Column u) { return static_cast<vertex_t>(u); },
               [&](Column u) {
@@ -53,8 +53,8 @@ std::vector<local_t> level_beside_steep(const mpi::Comm& comm, const Partition1D
       const local_t v = flat[i];
       vertex_t best = -1;
       for (edge_count_t k = csr.offsets[v]; k < csr.offsets[v + 1]; ++k, ++at) {
-        const vertex_t u = static_cast<vertex_t>(csr.columns[k]);
-        if (!flat_bit(told[at]) && without_flat_bit(told[at]) + csr.weights[k] == dist[v] && (best < 0 || u < best))
+        const vertex_t u = static_cast<vertex_t>(csr.column(k));
+        if (!flat_bit(told[at]) && without_flat_bit(told[at]) + csr.weight(k) == dist[v] && (best < 0 || u < best))
           best = u;
       }
       if (best >= 0) {
@@ -89,8 +89,8 @@ void order_flat_parents(const mpi::Comm& comm, const Partition1D& part, const We
     for (const local_t u : levelled) {
       const Column parent = static_cast<Column>(part.to_global(u));
       for (edge_count_t k = csr.offsets[u]; k < csr.offsets[u + 1]; ++k) {
-        if (dist[u] + csr.weights[k] != dist[u]) break;  // rows ascend by weight: no flat edge is left
-        buckets.push(0, part.owner(static_cast<vertex_t>(csr.columns[k])), Offer{csr.columns[k], parent, dist[u]});
+        if (dist[u] + csr.weight(k) != dist[u]) break;  // rows ascend by weight: no flat edge is left
+        buckets.push(0, part.owner(static_cast<vertex_t>(csr.column(k))), Offer{csr.column(k), parent, dist[u]});
       }
     }
     buckets.exchange(comm, arrived);

@@ -51,10 +51,10 @@ typename DeltaStepping<Column>::PullOffer DeltaStepping<Column>::best_pull_offer
   PullOffer best;
   // Rows ascend by weight: past lowest + w >= what v has, no member can offer less.
   for (edge_count_t k = begin; k < end; ++k) {
-    const float w = csr_.weights[k];
+    const float w = csr_.weight(k);
     if (lowest + w > std::min(best.dist, dv)) break;
     ++examined;
-    const vertex_t u = static_cast<vertex_t>(csr_.columns[k]);
+    const vertex_t u = static_cast<vertex_t>(csr_.column(k));
     if (!bucket_copy_.contains(u)) continue;
     const float du = bucket_copy_.dist(u), d = du + w;
     const bool flat = is_flat(du, d);
@@ -74,8 +74,8 @@ void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh,
   const int threads = omp_get_max_threads();
   still_open_.resize(threads);  // kept from pull to pull: fresh pages cost more than the scan
   if (!open_ready_) list_open_vertices(threads);
-  std::int64_t examined = 0, useful = 0;
-#pragma omp parallel num_threads(threads) reduction(+ : examined, useful)
+  std::int64_t examined = 0, useful = 0, reached = 0;
+#pragma omp parallel num_threads(threads) reduction(+ : examined, useful, reached)
   {
     const int t = omp_get_thread_num(), n_threads = omp_get_num_threads();
     // This thread's contiguous share, its still open vertices written without a branch.
@@ -88,8 +88,7 @@ void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh,
       if (i + kRowPrefetch < hi) {
         const local_t soon = open_[i + kRowPrefetch];
         const edge_count_t heavy = csr_.offsets[soon] + light_[soon];
-        __builtin_prefetch(csr_.weights.data() + heavy);
-        __builtin_prefetch(csr_.columns.data() + heavy);
+        __builtin_prefetch(csr_.address(heavy));
       }
       const local_t v = open_[i];
       const float dv = labels_.dist(v);
@@ -99,13 +98,16 @@ void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh,
       // Most vertices cannot gain (past the first pull, even v's lightest heavy edge from the
       // bucket's nearest member offers no less than v has) or are settled: decided with one branch
       // that guesses well, and `open` counted rather than tested.
-      if (lowest + csr_.weights[begin] > dv || !open) {
+      if (lowest + csr_.weight(begin) > dv || !open) {
         kept += open;
         continue;
       }
       const PullOffer best = best_pull_offer(begin, end, lowest, dv, examined);
-      if (best.parent >= 0 && labels_.offer(v, best.dist, static_cast<Column>(best.parent), best.flat)) {
+      const Offered offered =
+          best.parent >= 0 ? labels_.offer(v, best.dist, static_cast<Column>(best.parent), best.flat) : kRefused;
+      if (offered) {
         ++useful;
+        reached += offered == kReached;
         bins_.push(t, bucket_of(best.dist), v);
       }
       kept += bucket_of(std::min(best.dist, dv)) > b;
@@ -116,6 +118,7 @@ void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh,
   for (const auto& keep : still_open_) open_.insert(open_.end(), keep.value.begin(), keep.value.end());
   counts.relaxations += examined;
   counts.useful += useful;
+  counts.reached += reached;
 }
 
 template std::int64_t DeltaStepping<std::uint32_t>::heavy_entries(std::span<const local_t>) const;

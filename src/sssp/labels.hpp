@@ -1,8 +1,10 @@
 #pragma once
 // A vertex's label during a search: its tentative distance and the parent that offered it, lowered
 // by any thread with one atomic step so the two always agree (a distance with another offer's
-// parent fails validation). offer() answers true only when the distance itself dropped, the one
-// case whose edges need relaxing again.
+// parent fails validation). offer() answers true (kLowered or kReached) only when the distance
+// itself dropped, the one case whose edges need relaxing again, and kReached when it was the
+// vertex's first finite distance: the reached vertices, unlike the times a distance dropped, do
+// not depend on the order offers arrive in, so rules counted on them agree at any rank count.
 //
 // Ties. An offer is flat when its weight added nothing (a zero weight, or one below half a unit in
 // the last place of the parent's distance), so parent and child share a distance. Among offers of
@@ -55,6 +57,9 @@ void list_where(std::size_t n, Listed&& listed, std::vector<local_t>& out) {
   std::sort(out.begin(), out.end());
 }
 
+// What an offer did (true when the distance dropped).
+enum Offered : int { kRefused = 0, kLowered = 1, kReached = 2 };
+
 template <class Column>
 class Labels;
 
@@ -73,15 +78,18 @@ class Labels<std::uint32_t> {
   const void* address(local_t v) const { return cells_.data() + v; }  // to prefetch v's label
   // An offer of +infinity (a sum past the largest float) is kept like any other, below the empty
   // label, but never lowers a distance: finish() tells it from unreached.
-  bool offer(local_t v, float d, std::uint32_t parent, bool flat) {
+  Offered offer(local_t v, float d, std::uint32_t parent, bool flat) {
     const std::uint64_t want = pack(d, flat, parent);
     std::atomic_ref<std::uint64_t> cell(cells_[v]);
     std::uint64_t now = cell.load(std::memory_order_relaxed);
     while (want < now) {
-      if (flat && (want >> 33) == (now >> 33)) return false;  // a tie: flat offers never win one
-      if (cell.compare_exchange_weak(now, want, std::memory_order_relaxed)) return d < unpack_dist(now);
+      if (flat && (want >> 33) == (now >> 33)) return kRefused;  // a tie: flat offers never win one
+      if (cell.compare_exchange_weak(now, want, std::memory_order_relaxed)) {
+        const float was = unpack_dist(now);
+        return d < was ? (was == kInf ? kReached : kLowered) : kRefused;
+      }
     }
-    return false;
+    return kRefused;
   }
   // Into the caller's arrays (the parents array holds the labels, each read before it is written):
   // parents (unreached: kNoParent) and distances (unreached: +inf); the vertices whose label is
@@ -135,19 +143,19 @@ class Labels<vertex_t> {
   const void* address(local_t v) const { return dist_.data() + v; }
   // An offer of +infinity sets the parent of a vertex still unreached (the tie below: kNoParent
   // carries kFlatParent), never its distance: finish() tells it from unreached.
-  bool offer(local_t v, float d, vertex_t parent, bool flat) {
-    if (d > dist(v)) return false;
+  Offered offer(local_t v, float d, vertex_t parent, bool flat) {
+    if (d > dist(v)) return kRefused;
     const std::lock_guard<std::mutex> hold(locks_[static_cast<std::size_t>(v) % kStripes].value);
     std::atomic_ref<float> cell(dist_[v]);
     const float now = cell.load(std::memory_order_relaxed);
     if (d < now) {
       cell.store(d, std::memory_order_relaxed);
       parents_[v] = flat ? parent | kFlatParent : parent;
-      return true;
+      return now == kInf ? kReached : kLowered;
     }
     // A tie (the parent set, since now is finite): a steep offer beats a flat parent or a higher one.
     if (d == now && !flat && ((parents_[v] & kFlatParent) != 0 || parent < parents_[v])) parents_[v] = parent;
-    return false;
+    return kRefused;
   }
   void finish(std::span<vertex_t>, std::span<float>) {
     bool overflowed = false;

@@ -7,6 +7,7 @@
 #include <cfloat>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <queue>
 
 #include "core/error.hpp"
@@ -300,6 +301,53 @@ INSTANTIATE_TEST_SUITE_P(Sssp, SsspTies,
                                                    WholeRows::on}));
 
 // A distance past the largest float is refused on every rank, never left for the validator.
+// Kernel 3's rows (both id widths, one and two threads): each neighbour once, at the lightest weight
+// of the tuples joining the pair, loops dropped, each row ascending by weight then id, and
+// light_end at the first weight >= delta; the generator's tuples, with many copies of hub pairs.
+template <class Column>
+void expect_weighted_rows(const KroneckerGenerator& gen, const SliceSource& source, const mpi::Comm& world) {
+  const Partition1D part(gen.num_vertices(), world.size(), world.rank());
+  const WeightedCsr1D<Column> csr = build_weighted_csr_1d<Column>(source, part, world, 1000);
+  std::vector<std::map<vertex_t, float>> lightest(part.local_count());
+  const std::vector<Edge> edges = all_edges(gen);
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    const float w = gen.weight(static_cast<std::int64_t>(i));
+    for (const auto& [u, v] : {std::pair{edges[i].u, edges[i].v}, std::pair{edges[i].v, edges[i].u}}) {
+      if (u == v || !part.owns(u)) continue;
+      auto [at, fresh] = lightest[part.to_local(u)].emplace(v, w);
+      if (!fresh) at->second = std::min(at->second, w);
+    }
+  }
+  for (local_t i = 0; i < part.local_count(); ++i) {
+    std::vector<std::pair<float, vertex_t>> expect;
+    for (const auto& [v, w] : lightest[i]) expect.push_back({w, v});
+    std::sort(expect.begin(), expect.end());
+    std::vector<std::pair<float, vertex_t>> got;
+    for (edge_count_t k = csr.offsets[i]; k < csr.offsets[i + 1]; ++k)
+      got.push_back({csr.weight(k), static_cast<vertex_t>(csr.column(k))});
+    ASSERT_EQ(got, expect) << "row " << part.to_global(i);
+    for (const float delta : {0.0f, 0.05f, 0.5f, 2.0f}) {
+      const auto heavy = std::lower_bound(expect.begin(), expect.end(), std::pair{delta, vertex_t{-1}});
+      EXPECT_EQ(csr.light_end(i, delta) - csr.offsets[i], heavy - expect.begin()) << "row " << part.to_global(i);
+    }
+  }
+}
+
+TEST(WeightedRows, HoldEachNeighbourOnceAtItsLightestWeight) {
+  const mpi::Comm world = mpi::Comm::world();
+  const int saved = omp_get_max_threads();
+  const KroneckerGenerator gen(10, 16, 7);
+  std::vector<float> weights(gen.num_edges());
+  for (std::int64_t i = 0; i < gen.num_edges(); ++i) weights[i] = gen.weight(i);
+  const SliceSource source = weighted_source_of(all_edges(gen), weights, world);
+  for (const int threads : {1, 2}) {
+    omp_set_num_threads(threads);
+    expect_weighted_rows<std::uint32_t>(gen, source, world);
+    expect_weighted_rows<vertex_t>(gen, source, world);
+  }
+  omp_set_num_threads(saved);
+}
+
 TEST(SsspOverflow, IsAnErrorOnEveryRank) {
   const mpi::Comm world = mpi::Comm::world();
   const SliceSource source = weighted_source_of({{0, 1}, {1, 2}, {2, 3}}, {2e38f, 2e38f, 1.0f}, world);
