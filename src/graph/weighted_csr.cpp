@@ -121,13 +121,18 @@ WeightedCsr1D<Column> build_weighted_csr_1d(const EdgeSource& source, const Part
   }
 }
 
-double weighted_csr_1d_build_bytes(double vertices, double tuples, int ranks, double id_bytes) {
+WeightedCsrBytes weighted_csr_1d_bytes(double vertices, double tuples, int ranks, double id_bytes) {
   const double n_local = vertices / ranks + 64, m_local = tuples / ranks + 1;
   const double round = m_local < exchange::kBuildRound ? m_local : static_cast<double>(exchange::kBuildRound);
+  const double entry = id_bytes == 4 ? 8 : sizeof(WideWeightedEntry);
   // 32-bit ids: a side byte an entry while placing when the word has no room for a block's tags.
   const int word_bits = rows::id_bits(static_cast<std::int64_t>(vertices)) + 32;
-  const double entry = id_bytes == 4 ? 8.0 + (64 - word_bits < rows::kMinTagBits ? 1 : 0) : sizeof(WideWeightedEntry);
-  return entry * 2 * m_local + 2 * 8 * n_local + 20 * round + 3 * 2 * (2 * id_bytes + 4) * round;
+  const double side = id_bytes == 4 && 64 - word_bits < rows::kMinTagBits ? 1 : 0;
+  const double item = id_bytes == 4 ? 12 : 24;
+  WeightedCsrBytes bytes;
+  bytes.kept = entry * 2 * m_local + 8 * n_local;
+  bytes.build = (entry + side) * 2 * m_local + 2 * 8 * n_local + 20 * round + 3 * 2 * item * round;
+  return bytes;
 }
 
 template struct WeightedCsr1D<std::uint32_t>;

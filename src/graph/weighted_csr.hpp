@@ -62,9 +62,13 @@ template <class Column>
 WeightedCsr1D<Column> build_weighted_csr_1d(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
                                             std::int64_t round = exchange::kBuildRound);
 
-// Peak bytes per rank of build_weighted_csr_1d: the entries (with a side byte each while placed by
-// block, when the word has no room for the block tags), offsets and cursors, one round's tuples,
-// weights and weighted arcs (buckets, sent, received).
-double weighted_csr_1d_build_bytes(double vertices, double tuples, int ranks, double id_bytes);
+// Bytes per rank of kernel 3's rows: while built (every arc, with a side byte each while placed by
+// block when the word has no room for the block tags; offsets and kept counts; one round's tuples,
+// weights and weighted arcs in buckets, sent and received), and once built (an upper bound: the
+// copies of a pair, dropped by then, are counted).
+struct WeightedCsrBytes {
+  double build = 0, kept = 0;
+};
+WeightedCsrBytes weighted_csr_1d_bytes(double vertices, double tuples, int ranks, double id_bytes);
 
 }  // namespace g500

@@ -54,12 +54,16 @@ PhaseBytes estimate_phases(double n, double m, int num_ranks, const BfsOptions& 
   // Searching: parents, roots (their scan, when the marks were unusable).
   const double search = 8 * n_local + n_local / 8 + 3 * 8 * std::min(2 * m_local, root_scan_round);
   // Kernel 3 runs after kernel 2, in the memory the BFS graph held (its graph is built then, when
-  // both run): its own phase, with what the harness holds at either of kernel 2's, the distances,
-  // the weighted graph (built and searched) and its batch validator.
+  // both run): its own phase, the larger of its graph's build (beside what the harness holds at
+  // either of kernel 2's) and its searches (the harness's search state, the distances, the graph
+  // and the engine's state, and the batch validator).
   if (kernels.sssp) {
-    phases.sssp_graph = static_cast<double>(sssp_engine().memory_bytes(n, m, num_ranks, id_bytes(bfs, n)));
+    const SsspMemory engine = sssp_engine().memory_bytes(n, m, num_ranks, id_bytes(bfs, n));
+    phases.sssp_graph = std::max(engine.build, engine.search);
     phases.sssp_validation = SsspBatchValidator::bytes(n, n_local, m_local, num_ranks, kernels.validation_batch);
-    phases.sssp = std::max(build, search) + 4 * n_local + phases.sssp_graph + phases.sssp_validation + phases.rank_tables;
+    phases.sssp = std::max(std::max(build, search) + engine.build,
+                           search + 4 * n_local + engine.search + phases.sssp_validation) +
+                  phases.rank_tables;
   }
   if (!kernels.bfs) return phases;
   // BFS validation: what its batch validator holds.

@@ -397,9 +397,10 @@ std::unique_ptr<SsspEngine> make_delta_stepping(const mpi::Comm& comm, const Par
   return std::make_unique<DeltaStepping<vertex_t>>(comm, part, options);
 }
 
-std::int64_t delta_stepping_memory_bytes(double vertices, double tuples, int ranks, double id_bytes) {
+SsspMemory delta_stepping_memory_bytes(double vertices, double tuples, int ranks, double id_bytes) {
   const double n_local = vertices / ranks + 64, m_local = tuples / ranks + 1;
-  double bytes = weighted_csr_1d_build_bytes(vertices, tuples, ranks, id_bytes);
+  const WeightedCsrBytes rows = weighted_csr_1d_bytes(vertices, tuples, ranks, id_bytes);
+  double bytes = rows.kept;
   // light counts, the round's and bucket's bits; bins (a vertex in about two at a time), a round and the members
   bytes += 4 * n_local + 2 * n_local / 8 + 8 * n_local + 2 * 4 * n_local;
   // pulling: the open vertices; the replicated bucket (bitmap and word counts over all N, distances)
@@ -408,7 +409,7 @@ std::int64_t delta_stepping_memory_bytes(double vertices, double tuples, int ran
   bytes += 2 * vertices / 8 + 4 * n_local;
   // relaxation requests (buckets, sent, received): one piece, plus room for a hub's row that ends it
   bytes += 3 * (2 * id_bytes + 4) * std::min(2 * m_local, 2.0 * exchange::kRelaxRound);
-  return estimate_to_bytes(bytes);
+  return {rows.build, bytes};
 }
 
 }  // namespace g500

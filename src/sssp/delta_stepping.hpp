@@ -198,7 +198,11 @@ inline constexpr double kPullEdgesPerUnsettled = 3.0;
 std::unique_ptr<SsspEngine> make_delta_stepping(const mpi::Comm& comm, const Partition1D& part,
                                                 const SsspOptions& options, bool ids_32_bit);
 
-// Peak bytes per rank of the SSSP engine's graph and search state (not the harness's parents).
-std::int64_t delta_stepping_memory_bytes(double vertices, double tuples, int ranks, double id_bytes);
+// Bytes per rank of the SSSP engine (not the harness's parents) while it builds its graph, and
+// while it searches (the graph and the search's state).
+struct SsspMemory {
+  double build = 0, search = 0;
+};
+SsspMemory delta_stepping_memory_bytes(double vertices, double tuples, int ranks, double id_bytes);
 
 }  // namespace g500

@@ -29,8 +29,8 @@ struct SsspSpec {
   const char* help;
   std::unique_ptr<SsspEngine> (*make)(const mpi::Comm& comm, const Partition1D& part, const SsspOptions& options,
                                       bool ids_32_bit);
-  // Peak bytes per rank of the engine's graph and search state.
-  std::int64_t (*memory_bytes)(double vertices, double tuples, int ranks, double id_bytes);
+  // Bytes per rank of the engine's graph while built, and of its graph and state while searching.
+  SsspMemory (*memory_bytes)(double vertices, double tuples, int ranks, double id_bytes);
   const SsspOptionGroup* options;
 };
 
