@@ -7,7 +7,9 @@
 #include <memory>
 #include <optional>
 
+#include "bfs/engine_choice.hpp"
 #include "bfs/registry.hpp"
+#include "mpi/node_memory.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "core/memory.hpp"
@@ -405,28 +407,41 @@ void record_peak(const mpi::Comm& comm, const Progress& progress, RunRecord& run
 // kernel 2 and kernel 3, each a timed, validated loop -> traffic and peaks for the report.
 RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   const Progress progress(comm.is_root() && !options.quiet);
-  const EngineSpec& spec = find_engine(options.bfs.engine);
   RunRecord run;
   run.options = options;
   if (options.comm_matrix) check_comm_matrix_fits(comm.size());
   const OpenedSource opened = open_edge_source(options, comm, progress, run.options);
   const EdgeSource& source = *opened.source;
   run.edge_tuples = source.global_tuples();
+  const double tuples = static_cast<double>(run.edge_tuples);
 
-  // Memory, before anything is allocated: the validation batch shrinks to fit, never the run.
-  // No larger than the searches drawn: a batch's tables are made whole at its first search.
+  // Memory, before anything is allocated. --bfs auto takes an engine that fits when the one its
+  // rule picks does not; the validation batch shrinks to fit, never the run. No larger than the
+  // searches drawn: a batch's tables are made whole at its first search.
   KernelChoice& kernels = run.options.kernels;
+  BfsOptions& bfs = run.options.bfs;
+  if (kernels.bfs && !bfs.auto_candidates.empty()) {
+    BfsOptions as_asked = bfs;
+    as_asked.engine = kAutoEngine;
+    const std::string fitting = fitting_engine(opened.vertices, tuples, comm.size(), as_asked, kernels, 0, [&](double b) {
+      return mpi::node_memory_fits(comm, static_cast<std::int64_t>(std::min(b, 9.0e18)));
+    });
+    if (fitting != bfs.engine) {
+      progress.say("--bfs auto: %s, as %s does not fit the memory", fitting.c_str(), bfs.engine.c_str());
+      bfs.engine = fitting;
+    }
+  }
+  const EngineSpec& spec = find_engine(bfs.engine);
   if (options.root_ids.empty() && options.roots_file.empty())
     kernels.validation_batch = std::min(kernels.validation_batch, std::max(1, options.roots));
   const int wanted_batch = kernels.validation_batch;
-  kernels.validation_batch = fitting_validation_batch(comm, opened.vertices, static_cast<double>(run.edge_tuples),
-                                                          options.bfs, kernels, !options.skip_validation);
+  kernels.validation_batch =
+      fitting_validation_batch(comm, opened.vertices, tuples, bfs, kernels, !options.skip_validation);
   if (kernels.validation_batch < wanted_batch) {
     progress.say("validating %d searches at a time: %d do not fit the memory", kernels.validation_batch,
                  wanted_batch);
   }
-  run.memory_estimate_per_rank =
-      estimate_graph_bytes(opened.vertices, static_cast<double>(run.edge_tuples), comm.size(), options.bfs, kernels);
+  run.memory_estimate_per_rank = estimate_graph_bytes(opened.vertices, tuples, comm.size(), bfs, kernels);
   check_memory(comm, run.memory_estimate_per_rank, opened.what);
   // Which ranks share a node, for the traffic between and within nodes (--ranks-per-node pretends).
   const mpi::NodeTopology nodes(comm, options.bfs.node.ranks_per_node);
@@ -453,7 +468,7 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   const mpi::TrafficSnapshot before_build = mpi::traffic().snapshot();
   run.construction_seconds = timed_collective(comm, [&] {
     const PhaseProgress phase(progress, "kernel 1");
-    run.vertices = build_graphs(options, spec, source, comm, graphs);
+    run.vertices = build_graphs(run.options, spec, source, comm, graphs);
   });
   if (graphs.bfs) run.layout = graphs.bfs->layout();
   if (!run.layout.empty()) progress.say("kernel 1: the graph is laid out on a %s", run.layout.c_str());

@@ -99,6 +99,23 @@ void check_memory(const mpi::Comm& comm, std::int64_t bytes_per_rank, const std:
   }
 }
 
+std::string fitting_engine(double vertices, double tuples, int num_ranks, const BfsOptions& bfs,
+                           const KernelChoice& kernels, int threads, const std::function<bool(double)>& fits) {
+  if (bfs.engine != kAutoEngine) return bfs.engine;
+  const std::vector<std::string>& candidates = bfs.auto_candidates.empty() ? auto_engines() : bfs.auto_candidates;
+  std::vector<std::string> order{choose_engine(candidates, num_ranks, bfs.grid.grid)};
+  for (const std::string& c : candidates)
+    if (c != order.front()) order.push_back(c);
+  KernelChoice smallest = kernels;
+  smallest.validation_batch = 1;
+  for (const std::string& engine : order) {
+    BfsOptions with = bfs;
+    with.engine = engine;
+    if (fits(estimate_phases(vertices, tuples, num_ranks, with, smallest, threads).peak())) return engine;
+  }
+  return order.front();
+}
+
 int fitting_validation_batch(const mpi::Comm& comm, double vertices, double tuples, const BfsOptions& bfs,
                              const KernelChoice& kernels, bool validating) {
   KernelChoice k = kernels;

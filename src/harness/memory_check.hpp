@@ -3,6 +3,7 @@
 // instead of being killed halfway.
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "bfs/bfs_options.hpp"
@@ -32,6 +33,12 @@ struct PhaseBytes {
 // `threads`: OpenMP threads a rank (0: this process's).
 PhaseBytes estimate_phases(double vertices, double tuples, int num_ranks, const BfsOptions& bfs,
                            const KernelChoice& kernels, int threads = 0);
+// --bfs auto (bfs.auto_candidates): the engine its rule picks for the rank count (choose_engine)
+// when the run fits with a validation batch of one (fits(bytes a rank)), else the first other
+// candidate whose run does, else the rule's pick (which the memory check then refuses). Any other
+// --bfs: that engine.
+std::string fitting_engine(double vertices, double tuples, int num_ranks, const BfsOptions& bfs,
+                           const KernelChoice& kernels, int threads, const std::function<bool(double)>& fits);
 // Peak bytes one rank needs to generate and write its slice.
 std::int64_t estimate_generate_bytes(int scale, int edgefactor, int num_ranks, bool with_weights);
 

@@ -6,6 +6,7 @@
 #include <ostream>
 #include <string>
 
+#include "bfs/engine_choice.hpp"
 #include "core/error.hpp"
 #include "core/types.hpp"
 #include "harness/memory_check.hpp"
@@ -42,8 +43,13 @@ ScaleFit fit_scale(const PlanOptions& plan, const Machine& m, int scale) {
   const double n = std::ldexp(1.0, scale), tuples = n * plan.edgefactor;
   fit.enough_vertices = n >= m.ranks;
   KernelChoice k = plan.kernels;
+  BfsOptions bfs = plan.bfs;  // --bfs auto: the engine a run would take (one that fits, if any does)
+  if (k.bfs) {
+    bfs.engine = fitting_engine(n, tuples, static_cast<int>(m.ranks), plan.bfs, k, plan.threads_per_rank,
+                                [&](double bytes) { return bytes <= m.memory_per_rank; });
+  }
   for (k.validation_batch = plan.kernels.validation_batch; k.validation_batch >= 1; --k.validation_batch) {
-    fit.phases = estimate_phases(n, tuples, static_cast<int>(m.ranks), plan.bfs, k, plan.threads_per_rank);
+    fit.phases = estimate_phases(n, tuples, static_cast<int>(m.ranks), bfs, k, plan.threads_per_rank);
     fit.batch = k.validation_batch;
     fit.fits = fit.enough_vertices && fit.phases.peak() <= m.memory_per_rank;
     if (fit.fits) break;
@@ -122,7 +128,10 @@ void print_plan(std::ostream& out, const PlanOptions& plan) {
                                          static_cast<int>(m.ranks), plan.bfs, plan.kernels, plan.threads_per_rank);
   out << "kernels: " << (plan.kernels.bfs ? (plan.kernels.sssp ? "bfs,sssp" : "bfs") : "sssp") << ", edgefactor "
       << plan.edgefactor;
-  if (plan.kernels.bfs) out << ", --bfs " << plan.bfs.engine << ": " << any.engine;
+  if (plan.kernels.bfs) {
+    out << ", --bfs " << plan.bfs.engine << ": " << any.engine;
+    if (plan.bfs.engine == kAutoEngine) out << " for this rank count (another where that one does not fit)";
+  }
   out << "\n";
   if (plan.scale) print_scale(out, plan, m, *plan.scale);
   int largest = kMaxScale;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/command_line.hpp"
+#include "bfs/engine_choice.hpp"
 #include "core/error.hpp"
 #include "harness/memory_check.hpp"
 #include "harness/plan.hpp"
@@ -116,6 +117,49 @@ TEST(Plan, EveryPhaseCountsWhatIsHeldForEachRank) {
   EXPECT_DOUBLE_EQ(eight.bfs - one.bfs, eight.rank_tables - one.rank_tables);
   EXPECT_DOUBLE_EQ(eight.sssp - one.sssp, eight.rank_tables - one.rank_tables);
   EXPECT_DOUBLE_EQ(estimate_phases(n, m, 131072, bfs, both, 1).rank_tables, 2 * one.rank_tables);
+}
+
+}  // namespace
+}  // namespace g500
+
+namespace g500 {
+namespace {
+
+// --bfs auto never takes an engine that does not fit when another does: at 268 ranks of 8 GiB (a
+// grid too thin for 2D) its rule picks hybrid-1d, whose tables of every vertex do not hold SCALE 31,
+// and hybrid-2d does.
+TEST(Plan, AutoTakesAnEngineThatFits) {
+  const std::vector<std::string> machine = {"--nodes", "268", "--ranks-per-node", "1", "--memory-per-node", "8GiB"};
+  std::vector<const char*> argv = {"g500", "plan"};
+  for (const std::string& a : machine) argv.push_back(a.c_str());
+  const Command cmd = parse_command_line(static_cast<int>(argv.size()), argv.data());
+  BfsOptions bfs = cmd.plan.bfs;
+  const KernelChoice kernels = cmd.plan.kernels;
+  ASSERT_EQ(bfs.engine, kAutoEngine);
+  const double n = std::ldexp(1.0, 31), tuples = 16 * n, rank = 8.0 * (1 << 30);
+  const auto peak = [&](const std::string& engine) {
+    BfsOptions with = bfs;
+    with.engine = engine;
+    KernelChoice one = kernels;
+    one.validation_batch = 1;
+    return estimate_phases(n, tuples, 268, with, one, cmd.plan.threads_per_rank).peak();
+  };
+  ASSERT_EQ(choose_engine(auto_engines(), 268, bfs.grid.grid), "hybrid-1d");
+  ASSERT_GT(peak("hybrid-1d"), rank);
+  ASSERT_LE(peak("hybrid-2d"), rank);
+  const auto within = [](double limit) { return [limit](double bytes) { return bytes <= limit; }; };
+  EXPECT_EQ(fitting_engine(n, tuples, 268, bfs, kernels, cmd.plan.threads_per_rank, within(rank)), "hybrid-2d");
+  // Where both fit, the rule's pick; where neither does, the rule's pick too (the run refuses it).
+  EXPECT_EQ(fitting_engine(n, tuples, 268, bfs, kernels, cmd.plan.threads_per_rank, within(1e18)), "hybrid-1d");
+  EXPECT_EQ(fitting_engine(n, tuples, 268, bfs, kernels, cmd.plan.threads_per_rank, within(1)), "hybrid-1d");
+  // An engine named is kept, fitting or not.
+  bfs.engine = "hybrid-1d";
+  EXPECT_EQ(fitting_engine(n, tuples, 268, bfs, kernels, cmd.plan.threads_per_rank, within(rank)), "hybrid-1d");
+  // The plan says the same: SCALE 31 fits there with --bfs auto, not with --bfs hybrid-1d.
+  std::vector<std::string> one_d = machine;
+  one_d.insert(one_d.end(), {"--bfs", "hybrid-1d"});
+  EXPECT_EQ(largest_scale(plan_output(machine)), 31);
+  EXPECT_EQ(largest_scale(plan_output(one_d)), 30);
 }
 
 }  // namespace
