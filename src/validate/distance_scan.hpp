@@ -109,11 +109,14 @@ class DistanceScan {
     const Mask broken = (in_u ^ in_v) | (both & ((via_u < dv) | (via_v < du)));
     const Mask any = v_child | u_child | broken;
     if (__builtin_expect(!is_zero(any), 0)) {
+      std::uint32_t child_v = 0, child_u = 0;  // a candidate's searches go as one
       for (int s = 0; s < slots_; ++s) {
         if (broken[s]) report(t, s, u, v, weight, in_u[s] != 0, du[s], dv[s]);
-        if (v_child[s]) confirmer_.candidate(t, s, v, u);
-        if (u_child[s]) confirmer_.candidate(t, s, u, v);
+        child_v |= static_cast<std::uint32_t>(v_child[s] != 0) << s;
+        child_u |= static_cast<std::uint32_t>(u_child[s] != 0) << s;
       }
+      if (child_v) confirmer_.candidate(t, child_v, v, u);
+      if (child_u) confirmer_.candidate(t, child_u, u, v);
     }
   }
 

@@ -9,6 +9,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -32,10 +33,12 @@ class TreeEdgeConfirmer {
       if (!parents[s].packed) confirmed_[s] = Bitmap(part.local_count());
   }
 
-  // On thread t: `parent` may be `child`'s parent in search `slot`.
-  void candidate(int t, int slot, vertex_t child, vertex_t parent) {
+  // On thread t: `parent` may be `child`'s parent in each search whose bit `slots` sets (bit s:
+  // slot s). One tuple is the tree edge of a vertex in several searches of a batch as often as not
+  // (a hub is its parent in most trees), so the searches travel as one candidate.
+  void candidate(int t, std::uint32_t slots, vertex_t child, vertex_t parent) {
     const int owner = part_.owner(child);
-    const Candidate c{static_cast<Id>(child), static_cast<Id>(parent), static_cast<std::uint32_t>(slot)};
+    const Candidate c{static_cast<Id>(child), static_cast<Id>(parent), slots};
     if (owner == comm_.rank()) own_[t].value.push_back(c);
     else to_owner_.push(t, owner, c);
   }
@@ -75,7 +78,7 @@ class TreeEdgeConfirmer {
  private:
   struct Candidate {
     Id child, parent;
-    std::uint32_t slot;
+    std::uint32_t slots;  // bit s: search s
   };
   static constexpr std::int64_t kPrefetchDistance = 32;
 
@@ -91,18 +94,25 @@ class TreeEdgeConfirmer {
 #pragma omp parallel for schedule(static) if (Shared)
     for (std::int64_t k = 0; k < m; ++k) {
       if (k + kPrefetchDistance < m) {
-        // Read at random: the parent, cleared when it matches (most candidates), or a bit to set.
+        // Read at random: each search's parent, cleared when it matches (most candidates), or a bit
+        // to set.
         const Candidate& soon = list[k + kPrefetchDistance];
         const local_t i = part_.to_local(static_cast<vertex_t>(soon.child));
-        const SlotParents& p = parents_[soon.slot];
-        __builtin_prefetch(p.address(i), 1);
-        if (!p.packed) __builtin_prefetch(confirmed_[soon.slot].data() + (i >> 6), 1);
+        for (std::uint32_t slots = soon.slots; slots; slots &= slots - 1) {
+          const int s = std::countr_zero(slots);
+          const SlotParents& p = parents_[s];
+          __builtin_prefetch(p.address(i), 1);
+          if (!p.packed) __builtin_prefetch(confirmed_[s].data() + (i >> 6), 1);
+        }
       }
       const Candidate& c = list[k];
       const local_t i = part_.to_local(static_cast<vertex_t>(c.child));
-      const SlotParents& p = parents_[c.slot];
-      if (p.packed) p.packed->clear_if_equal<Shared>(i, static_cast<std::uint64_t>(c.parent) + 1);
-      else if (p.wide[i] == static_cast<vertex_t>(c.parent)) confirmed_[c.slot].set_atomic(i);
+      for (std::uint32_t slots = c.slots; slots; slots &= slots - 1) {
+        const int s = std::countr_zero(slots);
+        const SlotParents& p = parents_[s];
+        if (p.packed) p.packed->clear_if_equal<Shared>(i, static_cast<std::uint64_t>(c.parent) + 1);
+        else if (p.wide[i] == static_cast<vertex_t>(c.parent)) confirmed_[s].set_atomic(i);
+      }
     }
   }
 

@@ -87,12 +87,12 @@ class TupleScan {
     Lanes& lanes = lanes_[t].value;
     lanes.counted -= both;  // lanes of -1
     if (++lanes.unflushed == 255) flush(t);
-    // Most tuples have a lane or two to look at: only those lanes are visited, by their bits.
-    for (unsigned lanes_set = lane_bits(up | down | broken); lanes_set; lanes_set &= lanes_set - 1) {
+    // A candidate's searches go as one; a broken lane (rare) is looked at alone.
+    if (const unsigned child_u = lane_bits(up)) confirmer_.candidate(t, child_u, u, v);
+    if (const unsigned child_v = lane_bits(down)) confirmer_.candidate(t, child_v, v, u);
+    for (unsigned lanes_set = lane_bits(broken); lanes_set; lanes_set &= lanes_set - 1) {
       const int s = __builtin_ctz(lanes_set);
-      if (up[s]) confirmer_.candidate(t, s, u, v);
-      else if (down[s]) confirmer_.candidate(t, s, v, u);
-      else report(t, s, u, v, in_u[s] != 0, in_v[s] != 0, lu[s], lv[s]);
+      report(t, s, u, v, in_u[s] != 0, in_v[s] != 0, lu[s], lv[s]);
     }
   }
 
@@ -125,8 +125,8 @@ class TupleScan {
     const bool up = both & (diff == 1) & (eu.fingerprint() == Entry::fingerprint_of(v));
     const bool down = both & (diff == -1) & (ev.fingerprint() == Entry::fingerprint_of(u));
     if (__builtin_expect(up | down, 0)) {
-      if (up) confirmer_.candidate(t, 0, u, v);
-      else confirmer_.candidate(t, 0, v, u);
+      if (up) confirmer_.candidate(t, 1, u, v);
+      else confirmer_.candidate(t, 1, v, u);
     }
     const bool broken = (in_u != in_v) | (both & (diff * diff > 1));
     if (__builtin_expect(broken, 0)) report(t, 0, u, v, in_u, in_v, lu, lv);
