@@ -10,6 +10,7 @@
 #include "validate/kept_parents.hpp"
 #include "validate/routed_scan.hpp"
 #include "validate/tree_levels.hpp"
+#include "validate/tree_edge_confirmer.hpp"
 #include "validate/tree_table.hpp"
 #include "validate/tuple_scan.hpp"
 
@@ -31,7 +32,7 @@ namespace {
 // (buckets, sent, received), and tree-edge candidates (the same three).
 double round_bytes_per_tuple(double n, int ranks) {
   const double id = fits_32_bit(static_cast<vertex_t>(std::min(n, 9.0e18))) ? 4 : 8;
-  return 3 * validation::RoutedShare(ranks).bytes(2 * id, 2 * id + 16) + 3 * 2 * 8;
+  return 3 * validation::RoutedShare(ranks).bytes(2 * id, 2 * id + 16) + validation::candidate_round_bytes(id);
 }
 
 // One search alone; nullopt when its tree is deeper than an Entry holds.

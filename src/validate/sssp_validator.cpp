@@ -1,5 +1,7 @@
 #include "validate/sssp_validator.hpp"
 
+#include "validate/tree_edge_confirmer.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -10,6 +12,7 @@
 #include "validate/distance_scan.hpp"
 #include "validate/kept_parents.hpp"
 #include "validate/routed_scan.hpp"
+#include "validate/tree_edge_confirmer.hpp"
 #include "validate/tuple_scan.hpp"
 
 namespace g500 {
@@ -25,10 +28,11 @@ namespace {
 // Bytes a tuple of the scan's round takes: with its weight to its first owner and, with a row of
 // distances, to its second (buckets, sent, received); tree-edge candidates (the same three; a
 // tuple is tight in a search about once in 16 on Graph500 graphs).
-double round_bytes_per_tuple(double n, int ranks, int batch) {
+double round_bytes_per_tuple(double n, int ranks) {
   const double id = fits_32_bit(static_cast<vertex_t>(std::min(n, 9.0e18))) ? 4 : 8;
   const double tuple = 2 * id + 4;
-  return 3 * validation::RoutedShare(ranks).bytes(tuple, tuple + sizeof(DistanceTable::Row)) + 3 * 24.0 * batch / 16;
+  return 3 * validation::RoutedShare(ranks).bytes(tuple, tuple + sizeof(DistanceTable::Row)) +
+         validation::candidate_round_bytes(id);
 }
 
 std::string distance(float d) { return std::to_string(d); }
@@ -93,8 +97,9 @@ struct SsspBatchValidator::Impl {
 SsspBatchValidator::SsspBatchValidator(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
                                        int batch, std::int64_t chunk)
     : impl_(new Impl{source, part, comm, std::clamp(batch, 1, kMaxBatch),
-                     exchange::validation_round(chunk, round_bytes_per_tuple(static_cast<double>(part.num_vertices()), comm.size(),
-                                                                       std::clamp(batch, 1, kMaxBatch))), std::nullopt,
+                     exchange::validation_round(
+                         chunk, round_bytes_per_tuple(static_cast<double>(part.num_vertices()), comm.size())),
+                     std::nullopt,
                      KeptParents(part.num_vertices(), part.local_count(), std::clamp(batch, 1, kMaxBatch) - 1), {}, {}}) {
   if (!source.has_weights()) throw std::logic_error("SSSP validation needs an edge source with weights");
 }
@@ -134,10 +139,10 @@ std::vector<ValidationResult> SsspBatchValidator::check(vertex_t root, std::span
 double SsspBatchValidator::bytes(double n, double n_local, double m_local, int ranks, int batch) {
   const double parent_bytes = KeptParents::bytes_per_vertex(static_cast<vertex_t>(std::min(n, 9.0e18)));
   const double round =
-      std::min(m_local, static_cast<double>(exchange::validation_round(exchange::kValidationRound, round_bytes_per_tuple(n, ranks, batch))));
+      std::min(m_local, static_cast<double>(exchange::validation_round(exchange::kValidationRound, round_bytes_per_tuple(n, ranks))));
   // Per local vertex: the distances, the waiting searches' parents, a confirmation bitmap a search.
   const double per_vertex = 4.0 * batch + (batch - 1) * parent_bytes + batch / 8.0;
-  return per_vertex * n_local + 4.0 * DistanceTable::kLanes + round_bytes_per_tuple(n, ranks, batch) * round;
+  return per_vertex * n_local + 4.0 * DistanceTable::kLanes + round_bytes_per_tuple(n, ranks) * round;
 }
 
 ValidationResult validate_sssp(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,

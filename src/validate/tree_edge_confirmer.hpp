@@ -22,6 +22,14 @@
 
 namespace g500::validation {
 
+// Bytes a scanned tuple adds to a round's buffers with its candidates (buckets, sent, received),
+// ids of `id_bytes`: a tuple makes at most two (one each way, each with its searches), and in
+// Graph500's graphs about one tuple in six makes one; this allows one in two.
+inline double candidate_round_bytes(double id_bytes) {
+  constexpr double kCandidatesPerTuple = 0.5;
+  return 3 * kCandidatesPerTuple * (id_bytes == 4 ? 12 : 24);
+}
+
 // Id: the width candidates travel at (std::uint32_t whenever N allows).
 template <class Id>
 class TreeEdgeConfirmer {
@@ -80,6 +88,7 @@ class TreeEdgeConfirmer {
     Id child, parent;
     std::uint32_t slots;  // bit s: search s
   };
+  static_assert(sizeof(Candidate) == (sizeof(Id) == 4 ? 12 : 24));
   static constexpr std::int64_t kPrefetchDistance = 32;
 
   void confirm(const std::vector<Candidate>& list) {
