@@ -122,6 +122,16 @@ int PlainArcs<Column>::word_bits(vertex_t n) {
   return id_bits(n);
 }
 
+// Arcs::make as a lambda, which the exchange's loop inlines (a function pointer it may not).
+template <class Arcs>
+auto arc_maker() {
+  if constexpr (std::is_invocable_v<decltype(&Arcs::make), vertex_t, vertex_t, float>) {
+    return [](vertex_t row, vertex_t to, float weight) { return Arcs::make(row, to, weight); };
+  } else {
+    return [](vertex_t row, vertex_t to) { return Arcs::make(row, to); };
+  }
+}
+
 // The rows of one rank as kernel 1 fills them.
 template <class Column>
 struct Rows {
@@ -337,7 +347,7 @@ Rows<Column> place_by_block(const EdgeSource& source, const mpi::Comm& comm, std
       }
     }
   };
-  route_arcs_to<Item>(source, comm, round, "build.arcs", dest_of, &Arcs::make, [&](std::span<const Item> arcs) {
+  route_arcs_to<Item>(source, comm, round, "build.arcs", dest_of, arc_maker<Arcs>(), [&](std::span<const Item> arcs) {
         // One thread appends in arrival order: the streams' open lines stay in cache anyway.
         if (omp_get_max_threads() == 1) append(arcs);
         else append_in_parallel(arcs);
@@ -385,7 +395,7 @@ Rows<Column> place_by_row(const EdgeSource& source, const mpi::Comm& comm, std::
   Column* columns = out.columns.data();
   using Item = typename Arcs::Item;
   RowBlocks<Item, decltype(row_index)> arcs_by_block(row_index, n_rows);
-  route_arcs_to<Item>(source, comm, round, "build.arcs", dest_of, &Arcs::make, [&](std::span<const Item> arcs) {
+  route_arcs_to<Item>(source, comm, round, "build.arcs", dest_of, arc_maker<Arcs>(), [&](std::span<const Item> arcs) {
     arcs_by_block.for_each_block(arcs, [&](std::span<const Item> block) {
       for (const Item& a : block) columns[cursor[row_index(static_cast<vertex_t>(a.row))]++] = Arcs::word(a);
     });
