@@ -9,6 +9,7 @@
 
 #include "graph/degree_code.hpp"
 #include "graph/row_builder.hpp"
+#include "graph/row_sort.hpp"
 
 namespace g500 {
 namespace {

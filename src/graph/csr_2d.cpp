@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "graph/row_builder.hpp"
+#include "graph/row_sort.hpp"
 
 namespace g500 {
 namespace {

@@ -1,14 +1,13 @@
 #pragma once
 // Kernel 1's building blocks, for any layout of rows: arcs routed to the rank that stores their row
-// (two passes over the edge source: counts, then the arcs themselves), rows sorted and cleared of
-// duplicates, rows slid together. A layout supplies where an arc goes (dest_of(row, to): a rank)
+// (two passes over the edge source: counts, then the arcs themselves) and placed in their rows
+// (graph/row_sort.hpp then sorts them and drops copies). A layout supplies where an arc goes (dest_of(row, to): a rank)
 // and the global id of each rank's first row (row_base(rank)): the rows a rank holds are
 // consecutive ids.
 #include <omp.h>
 
 #include <algorithm>
 #include <bit>
-#include <cstring>
 #include <functional>
 #include <span>
 #include <type_traits>
@@ -16,7 +15,6 @@
 #include <vector>
 
 #include "core/big_vector.hpp"
-#include "core/key_sort.hpp"
 #include "core/types.hpp"
 #include "graph/arc_routing.hpp"
 #include "graph/edge_source.hpp"
@@ -435,70 +433,6 @@ Rows<Column> place_arcs(const EdgeSource& source, const mpi::Comm& comm, std::in
     }
   }
   return place_by_row<Column, Arcs>(source, comm, round, n_rows, dest_of, row_base);
-}
-
-// Slides the rows together: row r keeps its first kept[r] entries. The room duplicates took is
-// handed back to the system in place (shrinking would copy the rows, doubling the peak).
-template <class Column>
-void close_up_rows(big_vector<edge_count_t>& offsets, big_vector<Column>& columns,
-                   const std::vector<edge_count_t>& kept) {
-  const local_t n_rows = static_cast<local_t>(offsets.size()) - 1;
-  edge_count_t at = 0;
-  for (local_t r = 0; r < n_rows; ++r) {
-    if (at != offsets[r]) std::memmove(columns.data() + at, columns.data() + offsets[r], kept[r] * sizeof(Column));
-    offsets[r] = at;
-    at += kept[r];
-  }
-  offsets[n_rows] = at;
-  columns.resize(at);
-  release_spare_capacity(columns);
-}
-
-// Sorts each row by key_of(entry), drops entries whose keys repeat (copies of one neighbour) and
-// slides the rows together. Integer keys go by vectorised sort (core/key_sort.hpp). When a key
-// reads a table at random (a neighbour's degree code), prefetch(entry) is called a few entries
-// ahead.
-template <class Column, class Key, class KeyOf, class EntryOf, class Prefetch = void (*)(Column)>
-void sort_rows_by_key(big_vector<edge_count_t>& offsets, big_vector<Column>& columns, KeyOf&& key_of,
-                      EntryOf&& entry_of, Prefetch&& prefetch = [](Column) {}) {
-  // Far ahead: the table is N entries, past L2, and a short distance leaves the loop waiting on
-  // its reads (docs/tuning.md).
-  constexpr edge_count_t kPrefetchDistance = 128;
-  const local_t n_rows = static_cast<local_t>(offsets.size()) - 1;
-  const edge_count_t n_entries = offsets[n_rows];
-  std::vector<edge_count_t> kept(n_rows);
-#pragma omp parallel
-  {
-    std::vector<Key> keyed;
-#pragma omp for schedule(dynamic, 256)
-    for (local_t i = 0; i < n_rows; ++i) {
-      keyed.clear();
-      for (edge_count_t k = offsets[i]; k < offsets[i + 1]; ++k) {
-        if (k + kPrefetchDistance < n_entries) prefetch(columns[k + kPrefetchDistance]);
-        keyed.push_back(key_of(columns[k]));
-      }
-      if constexpr (std::is_integral_v<Key>) sort_keys(keyed);
-      else std::sort(keyed.begin(), keyed.end());
-      // Without a branch: copies of one neighbour are common, and at random.
-      Column* out = columns.data() + offsets[i];
-      edge_count_t len = 0;
-      for (std::size_t k = 0; k < keyed.size(); ++k) {
-        out[len] = entry_of(keyed[k]);
-        len += k == 0 || !(keyed[k] == keyed[k - 1]);
-      }
-      kept[i] = len;
-    }
-  }
-  close_up_rows(offsets, columns, kept);
-}
-
-// Each row sorted by value, duplicates dropped.
-template <class Column>
-void sort_rows_by_id(big_vector<edge_count_t>& offsets, big_vector<Column>& columns) {
-  using Key = std::make_unsigned_t<Column>;
-  sort_rows_by_key<Column, Key>(
-      offsets, columns, [](Column v) { return static_cast<Key>(v); },
-      [](Key key) { return static_cast<Column>(key); });
 }
 
 }  // namespace g500::rows

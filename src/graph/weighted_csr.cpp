@@ -12,6 +12,7 @@
 #include "core/key_sort.hpp"
 #include "graph/arc_routing.hpp"
 #include "graph/row_builder.hpp"
+#include "graph/row_sort.hpp"
 
 namespace g500 {
 namespace {
