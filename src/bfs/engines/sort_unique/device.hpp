@@ -53,12 +53,16 @@ class Device {
   // unique, without vertices this rank knows are visited or has sent before; send_counts[r] = the
   // candidates owned by rank r. Returns the sizes through the steps.
   virtual LevelSizes expand(std::vector<std::int64_t>& send_counts) = 0;
-  // The candidates of the last expand(): in device memory, or copied to the host.
+  // The candidates of the last expand(): in device memory, or `count` of them from `first` on
+  // copied to the host.
   virtual const Candidate<Id>* candidates() const = 0;
-  virtual void candidates_to_host(Candidate<Id>* out) const = 0;
-  // Room in device memory for n received candidates, or a copy of n from the host into it.
+  virtual void candidates_to_host(Candidate<Id>* out, std::int64_t first, std::int64_t count) const = 0;
+  // Room in device memory for n received candidates; or, when exchanges are staged, the received
+  // set made of this rank's own candidates [own_first, own_first + own_count), which never leave
+  // the device, and n that arrived in host memory.
   virtual Candidate<Id>* receive_buffer(std::int64_t n) = 0;
-  virtual void receive_from_host(const Candidate<Id>* in, std::int64_t n) = 0;
+  virtual void receive_staged(std::int64_t own_first, std::int64_t own_count, const Candidate<Id>* in,
+                              std::int64_t n) = 0;
   // Step 4 on the n received candidates: unvisited local vertices join the tree and the next
   // frontier.
   virtual Visited visit(std::int64_t n) = 0;

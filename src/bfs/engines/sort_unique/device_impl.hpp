@@ -133,15 +133,18 @@ class ThrustDevice final : public Device<Id> {
   }
 
   const Candidate<Id>* candidates() const override { return thrust::raw_pointer_cast(candidates_.data()); }
-  void candidates_to_host(Candidate<Id>* out) const override { thrust::copy(candidates_.begin(), candidates_.end(), out); }
+  void candidates_to_host(Candidate<Id>* out, std::int64_t first, std::int64_t count) const override {
+    thrust::copy(candidates_.begin() + first, candidates_.begin() + first + count, out);
+  }
 
   Candidate<Id>* receive_buffer(std::int64_t n) override {
     received_.resize(n);
     return thrust::raw_pointer_cast(received_.data());
   }
-  void receive_from_host(const Candidate<Id>* in, std::int64_t n) override {
-    received_.resize(n);
-    thrust::copy(in, in + n, received_.begin());
+  void receive_staged(std::int64_t own_first, std::int64_t own_count, const Candidate<Id>* in, std::int64_t n) override {
+    received_.resize(own_count + n);
+    thrust::copy(candidates_.begin() + own_first, candidates_.begin() + own_first + own_count, received_.begin());
+    thrust::copy(in, in + n, received_.begin() + own_count);
   }
 
   Visited visit(std::int64_t n) override {

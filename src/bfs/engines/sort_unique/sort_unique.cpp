@@ -11,14 +11,15 @@
 namespace g500 {
 namespace {
 
-// Counted as if the build's buffers and the search's state were held together.
+// Host memory, counted as if the build's buffers and the search's state were held together.
 EngineMemory sort_unique_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
   const int id = id_bytes(options, shape.vertices);
   const double n_local = shape.vertices / shape.ranks + 64, arcs = 2 * shape.tuples / shape.ranks + 1;
-  // Kernel 1 builds the CSR on the host (then it is uploaded and freed); on the CPU build the
-  // device memory is host memory too; and the staging buffers, one level's candidates each way.
-  double bytes = csr_1d_build_bytes(shape.vertices, shape.tuples, shape.ranks, id);
-  bytes += sort_unique::device_bytes(n_local, arcs, shape.vertices, id) + 2 * 2 * id * arcs;
+  // Kernel 1 builds the CSR on the host (then it is uploaded and freed), and the staging buffers
+  // hold one level's candidates each way. The CPU build's device memory is host memory too; the
+  // CUDA build's is the GPU's, which make_device checks against the GPU's free memory.
+  double bytes = csr_1d_build_bytes(shape.vertices, shape.tuples, shape.ranks, id) + 2 * 2 * id * arcs;
+  if (sort_unique::device_memory_is_host()) bytes += sort_unique::device_bytes(n_local, arcs, shape.vertices, id);
   return {bytes, bytes};
 }
 
@@ -93,11 +94,7 @@ void SortUnique<Column>::search(vertex_t root, std::span<vertex_t> parents, Sear
     step.restart();
     std::int64_t received = 0;
     if (staged_) {
-      host_send_.resize(sizes.unvisited);
-      device_->candidates_to_host(host_send_.data());
-      comm_.alltoallv_into<Candidate>(host_send_, send_counts, host_received_);
-      received = static_cast<std::int64_t>(host_received_.size());
-      device_->receive_from_host(host_received_.data(), received);
+      received = exchange_staged(sizes.unvisited, send_counts);
     } else {
       const mpi::Counts recv_counts = comm_.alltoall_counts(send_counts);
       for (int c : recv_counts) received += c;
@@ -119,6 +116,24 @@ void SortUnique<Column>::search(vertex_t root, std::span<vertex_t> parents, Sear
     frontier_edges = found.discovered_edges;
   }
   device_->parents_to_host(parents);
+}
+
+// Staged through host memory: only the candidates other ranks own cross to the host and back;
+// this rank's own stay on the device (with one rank, nothing leaves it).
+template <class Column>
+std::int64_t SortUnique<Column>::exchange_staged(std::int64_t candidates, mpi::Counts& send_counts) {
+  const int me = comm_.rank();
+  std::int64_t own_first = 0;
+  for (int r = 0; r < me; ++r) own_first += send_counts[r];
+  const std::int64_t own_count = send_counts[me];
+  send_counts[me] = 0;
+  host_send_.resize(candidates - own_count);
+  device_->candidates_to_host(host_send_.data(), 0, own_first);
+  device_->candidates_to_host(host_send_.data() + own_first, own_first + own_count, candidates - own_first - own_count);
+  comm_.alltoallv_into<Candidate>(host_send_, send_counts, host_received_);
+  const std::int64_t arrived = static_cast<std::int64_t>(host_received_.size());
+  device_->receive_staged(own_first, own_count, host_received_.data(), arrived);
+  return own_count + arrived;
 }
 
 template class SortUnique<std::uint32_t>;

@@ -28,6 +28,8 @@ class SortUnique : public BfsEngine {
 
  private:
   using Candidate = sort_unique::Candidate<Column>;
+  // Step 4 through host memory; returns how many candidates this rank received.
+  std::int64_t exchange_staged(std::int64_t candidates, mpi::Counts& send_counts);
 
   BfsOptions options_;
   const mpi::Comm& comm_;
