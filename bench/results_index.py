@@ -26,7 +26,7 @@ FOLDERS = {
     "peers": "SCALE 22 sitting beside GAPBS, the Fugaku code and the reference (bench/run_bench.py)",
     "scale_lab": "SIMULATED: SimGrid SMPI weak scaling and calibration (bench/simulate.py, docs/scale.md)",
     "scaling": "SCALE 16 to 24: TEPS, construction, bytes per tuple (bench/scaling.py)",
-    "sort_unique": "the sort-unique engine (CPU build) beside hybrid-1d",
+    "sort_unique": "the sort-unique engine: CPU build beside hybrid-1d; on one H200 (bench/gpu_sort_unique.sh, bench/gpu_compare.py)",
     "sssp": "kernel 3: sittings beside the reference and GAPBS, delta sweeps (bench/sssp.py)",
     "traffic": "traffic counters checked by hand, and what counting costs (bench/traffic_by_hand.py)",
     "validation_batch": "validation batch sizes in turn (bench/validation_batch.py)",
