@@ -11,15 +11,14 @@
 //     StepCounts counts;                        // edges_examined is counted here by the scan
 //     word_t unvisited(std::int64_t w);         // vertices of word w still without a parent
 //     word_t try_first_entries(std::int64_t w, word_t todo);  // tries each; returns those that hit
-//     std::int64_t row_length(local_t v);
-//     const Entry* row_begin(local_t v);
-//     const Entry* row_end(local_t v);
+//     std::span<const Entry> row(local_t v);   // v's row, its first entry included
 //     bool in_frontier(Entry e);
 //     void found_in_row(local_t v, Entry e);    // v's parent is the row entry e
 //     void mark(std::int64_t w, word_t newly);  // word w's vertices found (its first entries', then its rows')
 //     void word_done();                         // the previous word is wholly searched
 //   };
 #include <cstdint>
+#include <span>
 
 #include "bfs/level_profiler.hpp"
 #include "core/bitmap.hpp"
@@ -27,30 +26,33 @@
 
 namespace g500::bottom_up {
 
-// Of word w's vertices in `rest`, those with entries past the first: their rows are fetched now and
-// searched in the next iteration. Rows of one entry have nothing more to search.
-template <class Block>
-word_t fetch_rows(const Block& block, std::int64_t w, word_t rest) {
+// Of word w's vertices in `rest`, those with entries past the first: their rows are fetched now,
+// kept in `rows` by bit, and searched in the next iteration. Rows of one entry have nothing more
+// to search.
+template <class Block, class Row>
+word_t fetch_rows(const Block& block, std::int64_t w, word_t rest, Row* rows) {
   word_t need_rows = 0;
   for (; rest; rest &= rest - 1) {
     const int b = __builtin_ctzll(rest);
-    const local_t v = w * kWordBits + b;
-    if (block.row_length(v) < 2) continue;
+    const Row row = block.row(w * kWordBits + b);
+    if (row.size() < 2) continue;
     need_rows |= word_t{1} << b;
-    __builtin_prefetch(block.row_begin(v) + 1);
+    rows[b] = row;
+    __builtin_prefetch(row.data() + 1);
   }
   return need_rows;
 }
 
-// The rows past their first entry of word w's vertices in `due`, each up to its first entry in the
-// frontier; returns the vertices found.
-template <class Block>
-word_t search_rows(Block& block, std::int64_t w, word_t due) {
+// The rows past their first entry of word w's vertices in `due` (kept by fetch_rows), each up to
+// its first entry in the frontier; returns the vertices found.
+template <class Block, class Row>
+word_t search_rows(Block& block, std::int64_t w, word_t due, const Row* rows) {
   word_t hits = 0;
   for (; due; due &= due - 1) {
     const int b = __builtin_ctzll(due);
     const local_t v = w * kWordBits + b;
-    for (auto it = block.row_begin(v) + 1, end = block.row_end(v); it != end; ++it) {
+    const Row& row = rows[b];
+    for (auto it = row.data() + 1, end = row.data() + row.size(); it != end; ++it) {
       ++block.counts.edges_examined;
       if (block.in_frontier(*it)) {
         block.found_in_row(v, *it);
@@ -67,16 +69,18 @@ word_t search_rows(Block& block, std::int64_t w, word_t due) {
 // previous word's row finds, so that the block sees its finds in vertex order.
 template <class Block>
 void scan(Block& block, std::int64_t first, std::int64_t last) {
-  word_t rows_due = 0;  // vertices of word w - 1 whose rows are to search
+  using Row = std::span<const typename Block::Entry>;
+  Row rows[2][kWordBits];  // the rows fetched for word w (rows[w & 1]) and for word w - 1
+  word_t rows_due = 0;     // vertices of word w - 1 whose rows are to search
   for (std::int64_t w = first; w <= last; ++w) {
     word_t need_rows = 0, newly = 0;
     if (w < last) {
       const word_t todo = block.unvisited(w);
       block.counts.edges_examined += __builtin_popcountll(todo);
       newly = block.try_first_entries(w, todo);
-      need_rows = fetch_rows(block, w, todo & ~newly);
+      need_rows = fetch_rows(block, w, todo & ~newly, rows[w & 1]);
     }
-    if (rows_due) block.mark(w - 1, search_rows(block, w - 1, rows_due));
+    if (rows_due) block.mark(w - 1, search_rows(block, w - 1, rows_due, rows[(w - 1) & 1]));
     block.word_done();
     if (w < last) block.mark(w, newly);
     rows_due = need_rows;

@@ -126,6 +126,11 @@ const OptionGroup kGridGroup = {
       app.add_option("--sort-vertices", o.grid.sort_vertices,
                      "renumber each block's vertices by decreasing degree for the visited bitmap (on|off)")
           ->transform(on_off())->default_str("on")->group("2D engines");
+      app.add_option("--grid-rows", o.grid.rows,
+                     "kernel 1's rows: a table of every row of the processor column (dense), offsets of the rows "
+                     "with entries only, from sorted keys (sparse: for large grids), or the smaller (auto)")
+          ->transform(choice<GridRows>({{"auto", GridRows::automatic}, {"dense", GridRows::dense}, {"sparse", GridRows::sparse}}))
+          ->default_str("auto")->group("2D engines");
     },
     // The grid is checked against the rank count when the engine is made (bfs/engines/grid_2d/grid_2d.cpp).
     [](const BfsOptions&) {},
@@ -133,6 +138,7 @@ const OptionGroup kGridGroup = {
       out["grid"] = o.grid.grid;
       out["compress"] = o.grid.compress == FoldFormat::vlq ? "vlq" : "none";
       out["sort_vertices"] = o.grid.sort_vertices;
+      out["grid_rows"] = o.grid.rows == GridRows::automatic ? "auto" : o.grid.rows == GridRows::dense ? "dense" : "sparse";
     },
 };
 

@@ -64,7 +64,7 @@ class OwnerQuery {
             const std::int64_t c = counts_[static_cast<std::size_t>(u) * p + d];
             counts_[static_cast<std::size_t>(u) * p + d] = at;
             at += c;
-            send_counts_[d] += static_cast<int>(c);
+            send_counts_[d] += c;
           }
         }
         ordered_.resize(at);

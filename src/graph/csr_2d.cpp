@@ -6,6 +6,9 @@
 #include <numeric>
 #include <vector>
 
+#include "core/key_sort.hpp"
+#include "exchange/owner_query.hpp"
+#include "graph/arc_routing.hpp"
 #include "graph/row_builder.hpp"
 #include "graph/row_sort.hpp"
 
@@ -29,6 +32,36 @@ big_vector<Column> block_degrees(const big_vector<edge_count_t>& offsets, const 
   return degree;
 }
 
+// The same sums from rows with entries only (the pairs placement): each such row's length goes to
+// its vertex's owner in the processor column. Rows rise, so they come grouped by owner.
+template <class Column>
+big_vector<Column> block_degrees_of_filled(const Bitmap& filled, const big_vector<edge_count_t>& offsets,
+                                           const Partition2D& grid, const mpi::Comm& col_comm) {
+  const Partition1D& part = grid.part();
+  const int rows = grid.grid().rows, first_block = grid.col() * rows;
+  const vertex_t first_row = grid.col_begin(grid.col());
+  struct Length {
+    Column vertex, length;  // the vertex's index in its block
+  };
+  std::vector<Length> send;
+  send.reserve(offsets.size() - 1);
+  mpi::Counts counts(rows, 0);
+  std::int64_t k = 0;
+  for (std::int64_t w = 0; w < filled.num_words(); ++w) {
+    for (word_t bits = filled.word(w); bits; bits &= bits - 1, ++k) {
+      const vertex_t u = first_row + w * kWordBits + __builtin_ctzll(bits);
+      const int owner = part.owner(u);
+      send.push_back({static_cast<Column>(u - part.begin_of(owner)), static_cast<Column>(offsets[k + 1] - offsets[k])});
+      ++counts[owner - first_block];
+    }
+  }
+  std::vector<Length> received;
+  col_comm.alltoallv_into<Length>(send, counts, received);
+  big_vector<Column> degree(part.local_count(), 0);
+  for (const Length& l : received) degree[l.vertex] += l.length;
+  return degree;
+}
+
 // The block's vertices by decreasing degree, ties by index.
 template <class Column>
 void sort_block(Csr2D<Column>& csr) {
@@ -41,26 +74,170 @@ void sort_block(Csr2D<Column>& csr) {
   for (local_t s = 0; s < n; ++s) csr.local_to_sorted[csr.sorted_to_local[s]] = static_cast<Column>(s);
 }
 
+// A sort key too wide for one word: a row and a target.
+template <class Column>
+struct RowTarget {
+  Column row, to;
+  friend bool operator<(const RowTarget& a, const RowTarget& b) { return a.row != b.row ? a.row < b.row : a.to < b.to; }
+  friend bool operator==(const RowTarget&, const RowTarget&) = default;
+};
+
+// Kernel 1 by sort keys, for a rank whose column range has more rows than it has arcs (past a few
+// hundred ranks): no table of the column range's rows but a bit a row. Two passes, as the dense
+// placement has: the arcs each rank will hold are counted where the tuples are made; then every
+// arc arrives as one key, its row above its target, and the sorted keys become rows with entries
+// only, duplicates dropped. Returns the rows with entries; `offsets` holds theirs (+ 1).
+template <class Column, class Key>
+Bitmap place_by_keys(const EdgeSource& source, const Partition2D& grid, const mpi::Comm& comm, std::int64_t round,
+                     big_vector<edge_count_t>& offsets, big_vector<Column>& columns) {
+  const Partition1D& part = grid.part();
+  const auto dest_of = [&](vertex_t u, vertex_t v) { return grid.storing_rank(u, v); };
+  // Pass 1: arcs to each rank, by thread, summed; each rank learns its own total.
+  const int ranks = comm.size();
+  std::vector<std::vector<std::int64_t>> to_rank(omp_get_max_threads());
+  scan_in_pieces(
+      source, comm, round,
+      [&](int t, std::span<const Edge> edges) {
+        std::vector<std::int64_t>& mine = to_rank[t];
+        if (mine.empty()) mine.assign(ranks, 0);
+        for (const Edge& e : edges) {
+          if (e.u == e.v) continue;
+          ++mine[dest_of(e.u, e.v)];
+          ++mine[dest_of(e.v, e.u)];
+        }
+      },
+      [] {});
+  std::vector<std::int64_t> sent(ranks, 0);
+  for (const auto& counts : to_rank)
+    for (std::size_t r = 0; r < counts.size(); ++r) sent[r] += counts[r];
+  std::int64_t arriving = 0;
+  comm.reduce_scatter<std::int64_t>(sent, std::span<std::int64_t>(&arriving, 1), mpi::Counts(ranks, 1), mpi::Op::sum);
+
+  // Pass 2: every arc as a key (row in its column range, target), then sorted.
+  const int to_bits = rows::id_bits(part.num_vertices());
+  const auto key_of = [&](vertex_t u, vertex_t v) {
+    const vertex_t row = u - grid.col_begin(part.owner(u) / grid.grid().rows);
+    if constexpr (std::is_same_v<Key, std::uint64_t>) return (static_cast<Key>(row) << to_bits) | static_cast<Key>(v);
+    else return Key{static_cast<Column>(row), static_cast<Column>(v)};
+  };
+  big_vector<Key> keys(static_cast<std::size_t>(arriving));
+  std::int64_t filled_to = 0;
+  route_arcs_to<Key>(source, comm, round, "build.arcs", dest_of, key_of, [&](std::span<const Key> arrived) {
+    std::copy(arrived.begin(), arrived.end(), keys.data() + filled_to);
+    filled_to += static_cast<std::int64_t>(arrived.size());
+  });
+  // 64-bit keys take the vectorised sort; wider pairs (ids past 2^32 with large column ranges)
+  // the library's.
+  if constexpr (std::is_same_v<Key, std::uint64_t>) sort_keys(std::span<Key>(keys.data(), keys.size()));
+  else std::sort(keys.begin(), keys.end());
+  const std::int64_t unique = std::unique(keys.begin(), keys.end()) - keys.begin();
+
+  const auto row_of = [&](const Key& key) {
+    if constexpr (std::is_same_v<Key, std::uint64_t>) return static_cast<local_t>(key >> to_bits);
+    else return static_cast<local_t>(key.row);
+  };
+  const auto to_of = [&](const Key& key) {
+    if constexpr (std::is_same_v<Key, std::uint64_t>) return static_cast<Column>(key & ((Key{1} << to_bits) - 1));
+    else return key.to;
+  };
+  Bitmap filled(grid.col_count(grid.col()));
+  std::int64_t rows_with_entries = 0;
+  for (std::int64_t k = 0; k < unique; ++k) {
+    if (k == 0 || row_of(keys[k]) != row_of(keys[k - 1])) ++rows_with_entries;
+  }
+  offsets = big_vector<edge_count_t>(static_cast<std::size_t>(rows_with_entries) + 1);
+  columns = big_vector<Column>(static_cast<std::size_t>(unique));
+  std::int64_t row = 0;
+  for (std::int64_t k = 0; k < unique; ++k) {
+    if (k == 0 || row_of(keys[k]) != row_of(keys[k - 1])) {
+      filled.set(row_of(keys[k]));
+      offsets[row++] = k;
+    }
+    columns[k] = to_of(keys[k]);
+  }
+  offsets[rows_with_entries] = unique;
+  return filled;
+}
+
+// The blocks of a processor row, as OwnerQuery's partition: rank c of the row holds the block of
+// column c.
+struct RowBlocks {
+  const Partition2D& grid;
+  int owner(vertex_t v) const { return grid.part().owner(v) / grid.grid().rows; }
+  bool owns(vertex_t v) const { return grid.part().owns(v); }
+  local_t to_local(vertex_t v) const { return v - grid.part().begin_of(grid.part().owner(v)); }
+};
+
+// Questions a rank asks the row at once while entries become sorted positions: a bounded round.
+constexpr std::int64_t kPositionRound = std::int64_t{1} << 22;
+
+// Every entry (a global id) becomes its sorted row-range position, asked of its block's owner in
+// the processor row, round by round: no table of the row's N/R vertices on any rank.
+template <class Column>
+void ask_sorted_positions(Csr2D<Column>& csr, const Partition2D& grid, const mpi::Comm& row_comm) {
+  const RowBlocks blocks{grid};
+  exchange::OwnerQuery<Column, Column, RowBlocks> query(row_comm, blocks);
+  const std::int64_t entries = static_cast<std::int64_t>(csr.columns.size());
+  const std::int64_t rounds =
+      row_comm.allreduce<std::int64_t>((entries + kPositionRound - 1) / kPositionRound, mpi::Op::max);
+  std::vector<Column> sorted;
+  for (std::int64_t r = 0; r < rounds; ++r) {
+    const std::int64_t first = std::min(entries, r * kPositionRound), last = std::min(entries, first + kPositionRound);
+    const std::span<const Column> asked(csr.columns.data() + first, static_cast<std::size_t>(last - first));
+    sorted.resize(asked.size());
+    query.ask(
+        asked, std::span<Column>(sorted), [](Column v) { return static_cast<vertex_t>(v); },
+        [&](Column v) { return csr.local_to_sorted[blocks.to_local(static_cast<vertex_t>(v))]; });
+#pragma omp parallel for schedule(static)
+    for (std::int64_t k = first; k < last; ++k) {
+      const int c = blocks.owner(static_cast<vertex_t>(csr.columns[k]));
+      csr.columns[k] = static_cast<Column>(grid.w_begin(c) + sorted[k - first]);
+    }
+  }
+}
+
 }  // namespace
+
+RowPlacement choose_row_placement(double rows, double arcs) {
+  // The dense placement holds 16 bytes a row (offsets, and cursors or their room); the keys
+  // placement 8 bytes an arc more than the columns.
+  return 16 * rows > 8 * arcs ? RowPlacement::sparse : RowPlacement::dense;
+}
 
 template <class Column>
 Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, const mpi::Comm& comm,
                            const mpi::Comm& row_comm, const mpi::Comm& col_comm, bool sort_vertices,
-                           std::int64_t round) {
+                           std::int64_t round, RowPlacement placement) {
   const Partition1D& part = grid.part();
-  rows::Rows<Column> placed = rows::place_arcs<Column>(
-      source, comm, round, grid.col_count(grid.col()), part.num_vertices(), [&](vertex_t u, vertex_t v) { return grid.storing_rank(u, v); },
-      [&](int rank) { return grid.col_begin(rank / grid.grid().rows); });
-  big_vector<edge_count_t>& offsets = placed.offsets;  // wide while kernel 1 moves rows
-  Csr2D<Column> csr{{}, std::move(placed.columns), {}, {}, {}};
-  rows::sort_rows_by_id(offsets, csr.columns);
-  csr.degree = block_degrees<Column>(offsets, grid, col_comm);
+  const local_t n_rows = grid.col_count(grid.col());
+  if (placement == RowPlacement::automatic) {
+    placement = choose_row_placement(static_cast<double>(part.num_vertices()) / grid.grid().cols,
+                                     2.0 * static_cast<double>(source.global_tuples()) / comm.size());
+  }
+  // Wide while kernel 1 moves rows: every row's (dense), or the rows with entries' (sparse).
+  big_vector<edge_count_t> offsets;
+  Csr2D<Column> csr;
+  Bitmap filled;  // sparse: the rows with entries
+  if (placement == RowPlacement::dense) {
+    rows::Rows<Column> placed = rows::place_arcs<Column>(
+        source, comm, round, n_rows, part.num_vertices(), [&](vertex_t u, vertex_t v) { return grid.storing_rank(u, v); },
+        [&](int rank) { return grid.col_begin(rank / grid.grid().rows); });
+    offsets = std::move(placed.offsets);
+    csr.columns = std::move(placed.columns);
+    rows::sort_rows_by_id(offsets, csr.columns);
+    csr.degree = block_degrees<Column>(offsets, grid, col_comm);
+  } else {
+    const bool one_word = rows::id_bits(part.num_vertices()) + rows::id_bits(n_rows) <= 64;
+    filled = one_word ? place_by_keys<Column, std::uint64_t>(source, grid, comm, round, offsets, csr.columns)
+                      : place_by_keys<Column, RowTarget<Column>>(source, grid, comm, round, offsets, csr.columns);
+    csr.degree = block_degrees_of_filled<Column>(filled, offsets, grid, col_comm);
+  }
 
   // Entries become row-range positions. Global ids rise with the column, and so with the row-range position,
   // block by block, so rows stay in order unless the blocks are sorted.
-  std::vector<Column> w_sorted;  // sorted index of every row-range position's vertex
-  if (sort_vertices) {
-    sort_block(csr);
+  if (sort_vertices) sort_block(csr);
+  std::vector<Column> w_sorted;  // dense: the sorted index of every row-range position's vertex
+  if (sort_vertices && placement == RowPlacement::dense) {
     mpi::Counts counts(grid.grid().cols), displs(grid.grid().cols);
     for (int c = 0; c < grid.grid().cols; ++c) {
       counts[c] = part.count_of(grid.block_in_row(c));
@@ -70,34 +247,49 @@ Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, co
     row_comm.allgatherv<Column>({csr.local_to_sorted.data(), csr.local_to_sorted.size()}, w_sorted.data(), counts,
                                 displs);
   }
-  const std::int64_t entries = static_cast<std::int64_t>(offsets.back());
+  if (sort_vertices && placement == RowPlacement::sparse) {
+    ask_sorted_positions(csr, grid, row_comm);
+  } else {
+    const std::int64_t entries = static_cast<std::int64_t>(offsets.back());
 #pragma omp parallel for schedule(static)
-  for (std::int64_t k = 0; k < entries; ++k) {
-    const vertex_t v = static_cast<vertex_t>(csr.columns[k]);
-    const int owner = part.owner(v);
-    const vertex_t w = grid.w_begin(owner / grid.grid().rows) + (v - part.begin_of(owner));
-    csr.columns[k] = static_cast<Column>(sort_vertices ? grid.w_begin(owner / grid.grid().rows) + w_sorted[w] : w);
+    for (std::int64_t k = 0; k < entries; ++k) {
+      const vertex_t v = static_cast<vertex_t>(csr.columns[k]);
+      const int owner = part.owner(v);
+      const vertex_t w = grid.w_begin(owner / grid.grid().rows) + (v - part.begin_of(owner));
+      csr.columns[k] = static_cast<Column>(sort_vertices ? grid.w_begin(owner / grid.grid().rows) + w_sorted[w] : w);
+    }
   }
   if (sort_vertices) {
     std::vector<Column>().swap(w_sorted);
     rows::sort_rows_by_id(offsets, csr.columns);
   }
-  csr.offsets = RowOffsets(std::move(offsets));
+  csr.index = placement == RowPlacement::dense ? SparseRows<Column>(offsets)
+                                               : SparseRows<Column>(n_rows, std::move(filled), std::move(offsets));
   return csr;
 }
 
-double csr_2d_build_bytes(double vertices, double tuples, GridShape grid, double id_bytes) {
+double csr_2d_build_bytes(double vertices, double tuples, GridShape grid, double id_bytes, RowPlacement placement) {
   const double ranks = static_cast<double>(grid.rows) * grid.cols;
   const double n_local = vertices / ranks + 64, n_col = vertices / grid.cols + 64 * grid.rows;
   const double n_row = vertices / grid.rows + 64 * grid.cols, m_local = tuples / ranks + 1;
   const double round = m_local < exchange::kBuildRound ? m_local : static_cast<double>(exchange::kBuildRound);
-  return id_bytes * 2 * m_local + 2 * 8 * n_col + 16 * round + 4 * 2 * 2 * id_bytes * round +
-         (8 + 2 * id_bytes) * n_local + id_bytes * n_row;
+  const double arcs = 2 * m_local, rounds = 16 * round + 4 * 2 * 2 * id_bytes * round;
+  const double blocks = (8 + 2 * id_bytes) * n_local;
+  if (placement == RowPlacement::automatic) placement = choose_row_placement(vertices / grid.cols, arcs);
+  if (placement == RowPlacement::dense) {
+    return id_bytes * arcs + 2 * 8 * n_col + rounds + blocks + id_bytes * n_row;
+  }
+  // The keys (a word, or a pair past 64 bits) beside the columns and the filled rows' offsets; the
+  // sorted positions are asked in rounds (an OwnerQuery holds an owner and a slot a question, and
+  // five ids: question and answer each way, and the answers kept).
+  const double key = std::max(8.0, 2 * id_bytes);
+  const double asking = (4 + 8 + 5 * id_bytes) * std::min(arcs, static_cast<double>(kPositionRound));
+  return (key + id_bytes) * arcs + 8 * std::min(n_col, arcs) + n_col / 8 + std::max(rounds, asking) + blocks;
 }
 
 template Csr2D<std::uint32_t> build_csr_2d(const EdgeSource&, const Partition2D&, const mpi::Comm&, const mpi::Comm&,
-                                           const mpi::Comm&, bool, std::int64_t);
+                                           const mpi::Comm&, bool, std::int64_t, RowPlacement);
 template Csr2D<vertex_t> build_csr_2d(const EdgeSource&, const Partition2D&, const mpi::Comm&, const mpi::Comm&,
-                                      const mpi::Comm&, bool, std::int64_t);
+                                      const mpi::Comm&, bool, std::int64_t, RowPlacement);
 
 }  // namespace g500

@@ -7,12 +7,13 @@
 // entries for one receiver come together, in order. Each vertex's degree is the sum of its row
 // lengths over the processor column: the same number the 1D engines see.
 #include <cstdint>
+#include <span>
 
 #include "core/big_vector.hpp"
 #include "core/types.hpp"
 #include "exchange/rounds.hpp"
 #include "graph/edge_source.hpp"
-#include "graph/row_offsets.hpp"
+#include "graph/sparse_rows.hpp"
 #include "mpi/comm.hpp"
 #include "partition/process_grid.hpp"
 
@@ -20,21 +21,33 @@ namespace g500 {
 
 template <class Column>
 struct Csr2D {
-  RowOffsets offsets;                // one row per vertex of V_j, + 1
+  SparseRows<Column> index;          // a row per vertex of V_j; offsets only for rows with entries
   big_vector<Column> columns;        // row-range positions
   big_vector<Column> degree;         // of each vertex of this rank's 1D block, by local index
   // With vertex sorting, this block's vertices by decreasing degree (ties by index): sorted index
   // -> local index, and back. Empty without sorting: the identity.
   big_vector<Column> sorted_to_local, local_to_sorted;
 
-  local_t rows() const { return static_cast<local_t>(offsets.size()) - 1; }
-  edge_count_t row_length(local_t u) const { return offsets[u + 1] - offsets[u]; }
-  const Column* begin(local_t u) const { return columns.data() + offsets[u]; }
-  const Column* end(local_t u) const { return columns.data() + offsets[u + 1]; }
-  edge_count_t local_entries() const { return offsets.back(); }
+  local_t rows() const { return index.rows(); }
+  edge_count_t row_length(local_t u) const {
+    const auto r = index.range(u);
+    return r.last - r.first;
+  }
+  std::span<const Column> row(local_t u) const {
+    const auto r = index.range(u);
+    return {columns.data() + r.first, static_cast<std::size_t>(r.last - r.first)};
+  }
+  edge_count_t local_entries() const { return index.entries(); }
   local_t to_local(local_t sorted) const { return sorted_to_local.empty() ? sorted : sorted_to_local[sorted]; }
   local_t to_sorted(local_t local) const { return local_to_sorted.empty() ? local : local_to_sorted[local]; }
 };
+
+// How kernel 1 places a rank's rows: with a table of every row of the column range (dense, the
+// faster while rows are few beside the arcs), or from sorted (row, target) keys with offsets for
+// the rows with entries only (sparse: no table of N/C rows, for large grids). `automatic` picks
+// by choose_row_placement, the same on every rank.
+enum class RowPlacement { automatic, dense, sparse };
+RowPlacement choose_row_placement(double rows_per_rank, double arcs_per_rank);
 
 // Collective over `comm`; `row_comm` and `col_comm` are this rank's processor row (ranked by
 // column) and processor column (ranked by row). The result does not depend on rank or thread
@@ -42,12 +55,14 @@ struct Csr2D {
 template <class Column>
 Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, const mpi::Comm& comm,
                            const mpi::Comm& row_comm, const mpi::Comm& col_comm, bool sort_vertices,
-                           std::int64_t round = exchange::kBuildRound);
+                           std::int64_t round = exchange::kBuildRound,
+                           RowPlacement placement = RowPlacement::automatic);
 
 // Peak bytes per rank while build_csr_2d runs: the entries (with the room duplicates took), the
-// row offsets of a column range (the cursors while rows fill), one round's buffers, the degree
-// and sorting arrays of a block and the sorted-index table of a processor row. `id_bytes`: the
-// width of a stored entry.
-double csr_2d_build_bytes(double vertices, double tuples, GridShape grid, double id_bytes);
+// row offsets of a column range (the cursors while rows fill; or, sparse, the sort keys and the
+// filled rows' offsets), one round's buffers, the degree and sorting arrays of a block and the
+// sorted-index table of a processor row. `id_bytes`: the width of a stored entry.
+double csr_2d_build_bytes(double vertices, double tuples, GridShape grid, double id_bytes,
+                          RowPlacement placement = RowPlacement::automatic);
 
 }  // namespace g500

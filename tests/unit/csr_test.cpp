@@ -13,6 +13,7 @@
 #include "graph/row_builder.hpp"
 #include "graph/row_offsets.hpp"
 #include "graph/row_codes.hpp"
+#include "graph/sparse_rows.hpp"
 #include "graph/vertex_count.hpp"
 #include "test_graphs.hpp"
 
@@ -247,6 +248,37 @@ TEST(RowOffsetsTest, NarrowWhileTheEntriesFit) {
   }
   EXPECT_TRUE(RowOffsets(big_vector<edge_count_t>(fits.begin(), fits.end())).narrow());
   EXPECT_FALSE(RowOffsets(big_vector<edge_count_t>(wide.begin(), wide.end())).narrow());
+}
+
+// Only rows with entries keep an offset; every row's range is what the full table says, across
+// word boundaries, for an all-empty table and for one with no rows.
+TEST(SparseRowsTest, RangesEqualTheFullTable) {
+  std::vector<edge_count_t> lengths(200, 0);
+  for (int u : {0, 1, 63, 64, 65, 127, 128, 190, 199}) lengths[u] = static_cast<edge_count_t>(u % 7 + 1);
+  for (const bool empty : {false, true}) {
+    big_vector<edge_count_t> dense(lengths.size() + 1, 0);
+    for (std::size_t u = 0; u < lengths.size(); ++u) dense[u + 1] = dense[u] + (empty ? 0 : lengths[u]);
+    const SparseRows<std::uint32_t> rows(dense);
+    ASSERT_EQ(rows.rows(), 200);
+    EXPECT_EQ(rows.filled_rows(), empty ? 0 : 9);
+    EXPECT_EQ(rows.entries(), dense.back());
+    std::int64_t filled = 0;
+    for (local_t u = 0; u < rows.rows(); ++u) {
+      const auto range = rows.range(u);
+      EXPECT_EQ(range.first, dense[u]) << u;
+      EXPECT_EQ(range.last, dense[u + 1]) << u;
+      EXPECT_EQ(rows.filled(u), dense[u + 1] > dense[u]) << u;
+      if (rows.filled(u)) {
+        EXPECT_EQ(rows.rank(u), filled) << u;
+        EXPECT_EQ(rows.offset(filled), dense[u]) << u;
+        ++filled;
+      }
+    }
+  }
+  const SparseRows<std::uint64_t> none(big_vector<edge_count_t>(1, 0));
+  EXPECT_EQ(none.rows(), 0);
+  EXPECT_EQ(none.filled_rows(), 0);
+  EXPECT_EQ(none.entries(), 0);
 }
 
 // Each row sorted, its first entry coded as the zigzag gap from the row's vertex, the others as

@@ -317,9 +317,7 @@ struct OwnBlockScan {
   }
   // (Unvisited vertices have a first neighbour: the isolated start out visited.)
   word_t unvisited(std::int64_t w) const { return ~visited[w] & (w == words - 1 ? last_mask : ~word_t{0}); }
-  std::int64_t row_length(local_t v) const { return csr.degree(v); }
-  const Column* row_begin(local_t v) const { return csr.begin(v); }
-  const Column* row_end(local_t v) const { return csr.end(v); }
+  std::span<const Column> row(local_t v) const { return {csr.begin(v), static_cast<std::size_t>(csr.degree(v))}; }
   bool in_frontier(Column u) const {
     if constexpr (Summary) return frontier.contains(static_cast<vertex_t>(u));
     else return frontier.frontier.test(static_cast<vertex_t>(u));

@@ -109,24 +109,21 @@ struct Grid2D<Column>::BlockScan {
   const std::span<vertex_t> parents;
   std::vector<FoundPair>& out;   // another block: the finds, in vertex order
   const word_t* const frontier = engine.row_frontier_.data();
-  const word_t* const empty_rows = engine.empty_rows_.data() + offset / kWordBits;  // blocks are whole words
-  const Column* const first_before = engine.first_before_.data() + offset / kWordBits;
+  const word_t* const filled_rows = engine.csr_.index.filled_words() + offset / kWordBits;  // blocks are whole words
+  const Column* const first_before = engine.csr_.index.before_words() + offset / kWordBits;
   StepCounts counts;
   FoundPair before[kWordBits], ahead[kWordBits], row_finds[kWordBits];
   int n_before = 0, n_ahead = 0, n_row_finds = 0;
 
   word_t unvisited(std::int64_t w) const {
-    return ~done[w] & ~empty_rows[w] & (w == words - 1 ? last_mask : ~word_t{0});
+    return ~done[w] & filled_rows[w] & (w == words - 1 ? last_mask : ~word_t{0});
   }
-  std::int64_t row_length(local_t v) const { return engine.csr_.row_length(offset + v); }
-  const Column* row_begin(local_t v) const { return engine.csr_.begin(offset + v); }
-  const Column* row_end(local_t v) const { return engine.csr_.end(offset + v); }
+  std::span<const Column> row(local_t v) const { return engine.csr_.row(offset + v); }
   bool in_frontier(Column w) const { return (frontier[w >> 6] >> (w & 63)) & 1; }
 
   // Row b of word w's first entry: after those of the word's rows below b that have entries.
   FirstEntry first_of(std::int64_t w, int b) const {
-    const word_t filled = ~empty_rows[w];
-    return engine.first_[first_before[w] + __builtin_popcountll(filled & ((word_t{1} << b) - 1))];
+    return engine.first_[first_before[w] + __builtin_popcountll(filled_rows[w] & ((word_t{1} << b) - 1))];
   }
 
   word_t try_first_entries(std::int64_t w, word_t todo) {

@@ -45,6 +45,11 @@ exchange::SliceLayout row_layout(const Partition2D& grid) {
   return layout;
 }
 
+RowPlacement placement_of(GridRows rows) {
+  return rows == GridRows::dense ? RowPlacement::dense : rows == GridRows::sparse ? RowPlacement::sparse
+                                                                                  : RowPlacement::automatic;
+}
+
 // Counted as if the build's buffers and the search's state were held together.
 EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
   const double id = id_bytes(options, shape.vertices);
@@ -53,11 +58,13 @@ EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
   const GridShape grid = parse_grid(options.grid.grid, shape.ranks);
   const double n_local = shape.vertices / shape.ranks + 64, n_row = shape.vertices / grid.rows + 64 * grid.cols;
   const double n_col = shape.vertices / grid.cols + 64 * grid.rows;
-  double bytes = csr_2d_build_bytes(shape.vertices, shape.tuples, grid, id);
+  // Rows with entries: at most one a row of the column range, and at most one an arc.
+  const double filled_rows = std::min(n_col, 2 * shape.tuples / shape.ranks + 1);
+  double bytes = csr_2d_build_bytes(shape.vertices, shape.tuples, grid, id, placement_of(options.grid.rows));
   bytes += 3 * n_local / 8 + n_col / 8 + n_row / 8;  // visited (two orders), next; column and row frontiers
+  bytes += n_col / 8 + id * n_col / 64;             // the rows with entries: a bit a row, a count a word
   bytes += id * n_row + n_row;                      // hybrid: the vertex and degree code of each row-range position
-  // hybrid: empty rows, each row's first entry and its vertex (for rows with entries: at most all)
-  bytes += n_col / 8 + 2 * id * n_col + id * n_col / 64;
+  bytes += 2 * id * filled_rows;                    // hybrid: each filled row's first entry and its vertex
   bytes += 2 * id * n_local * (grid.rows - 1);  // hybrid: parents found for the column's other blocks
   // hybrid: those sent, and this block's received, at the end of a search (at most an id and a
   // byte of gap a vertex), through the fold's slot
@@ -113,7 +120,8 @@ std::string Grid2D<Column>::layout() const {
 
 template <class Column>
 void Grid2D<Column>::build(const EdgeSource& source) {
-  csr_ = build_csr_2d<Column>(source, grid_, comm_, row_comm_, col_comm_, options_.grid.sort_vertices);
+  csr_ = build_csr_2d<Column>(source, grid_, comm_, row_comm_, col_comm_, options_.grid.sort_vertices,
+                              exchange::kBuildRound, placement_of(options_.grid.rows));
   global_entries_ = comm_.allreduce<edge_count_t>(csr_.local_entries(), mpi::Op::sum);
   const local_t n_local = part_.local_count();
   visited_ = Bitmap(n_local);
@@ -160,33 +168,22 @@ void Grid2D<Column>::build_bottom_up_tables() {
   own_w_begin_ = grid_.w_begin(grid_.col());
   own_begin_ = part_.begin_of(grid_.block_in_row(grid_.col()));
   big_vector<Column>().swap(csr_.sorted_to_local);
-  empty_rows_ = Bitmap(csr_.rows());
-  for (local_t u = 0; u < csr_.rows(); ++u)
-    if (csr_.row_length(u) == 0) empty_rows_.set(u);
+  const SparseRows<Column>& index = csr_.index;
+  const std::int64_t filled = index.filled_rows();
 #pragma omp parallel for schedule(dynamic, 1024)
-  for (local_t u = 0; u < csr_.rows(); ++u) {
-    Column* row = csr_.columns.data() + csr_.offsets[u];
+  for (std::int64_t k = 0; k < filled; ++k) {
+    Column* row = csr_.columns.data() + index.offset(k);
+    Column* const end = csr_.columns.data() + index.offset(k + 1);
     Column* best = row;
-    for (Column* it = row; it != row + csr_.row_length(u); ++it)
+    for (Column* it = row; it != end; ++it)
       if (code[*it] > code[*best]) best = it;
-    if (best != row + csr_.row_length(u)) std::rotate(row, best, best + 1);
+    std::rotate(row, best, best + 1);
   }
-  const std::int64_t words = empty_rows_.num_words();
-  first_before_.resize(static_cast<std::size_t>(words));
-  std::int64_t filled = 0;
-  for (std::int64_t w = 0; w < words; ++w) {
-    first_before_[w] = static_cast<Column>(filled);
-    filled += kWordBits - __builtin_popcountll(empty_rows_.word(w));
-  }
-  filled -= words * kWordBits - csr_.rows();  // the last word's bits past the rows count as filled
   first_.resize(static_cast<std::size_t>(filled));
 #pragma omp parallel for schedule(static)
-  for (std::int64_t w = 0; w < words; ++w) {
-    std::int64_t at = first_before_[w];
-    for (local_t u = w * kWordBits; u < std::min<local_t>(csr_.rows(), (w + 1) * kWordBits); ++u) {
-      if (csr_.row_length(u) == 0) continue;
-      first_[at++] = {*csr_.begin(u), w_to_global_[*csr_.begin(u)]};
-    }
+  for (std::int64_t k = 0; k < filled; ++k) {
+    const Column position = csr_.columns[index.offset(k)];
+    first_[k] = {position, w_to_global_[position]};
   }
 }
 

@@ -155,14 +155,12 @@ class Grid2D : public BfsEngine {
   vertex_t own_w_begin_ = 0, own_begin_ = 0;  // this block's first row-range position and first vertex
   // Bottom-up, by row of the column range, read in order: each row's first entry, as its row-range
   // position and its vertex's global id, so that most rows are settled without a read of the row
-  // itself. Only rows with entries have one (a 2D rank's rows are often empty): row u's is at
-  // first_before_[u / 64] plus the rows with entries before u in its word.
+  // itself. Only rows with entries have one (a 2D rank's rows are often empty), at the row's place
+  // among them (csr_.index.rank); rows without entries are never searched.
   struct FirstEntry {
     Column position, vertex;
   };
   std::vector<FirstEntry> first_;
-  std::vector<Column> first_before_;
-  Bitmap empty_rows_;  // bottom-up: rows of the column range with no entries here, never searched
 
   Bitmap visited_;          // this block, by sorted index
   Bitmap visited_local_;    // the same, by local index

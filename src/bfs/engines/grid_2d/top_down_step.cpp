@@ -92,14 +92,15 @@ std::int64_t Grid2D<Column>::encode_piece(local_t first, local_t last, int slot,
       for (word_t bits = column_frontier_.word(w); bits; bits &= bits - 1) {
         const local_t u = w * kWordBits + __builtin_ctzll(bits);
         if (u < first || u >= last) continue;
-        mine.edges_examined += csr_.row_length(u);
+        const std::span<const Column> row = csr_.row(u);
+        mine.edges_examined += static_cast<std::int64_t>(row.size());
         int c = 0;  // entries rise, and so do their columns (but for a hybrid row's first)
-        for (const Column* it = csr_.begin(u); it != csr_.end(u); ++it) {
+        for (const Column* it = row.data(); it != row.data() + row.size(); ++it) {
           const vertex_t pos = static_cast<vertex_t>(*it);
-          if (direction_optimizing_ && it == csr_.begin(u)) {
+          if (direction_optimizing_ && it == row.data()) {
             c = grid_.col_of_w(pos);
           } else {
-            if (direction_optimizing_ && it == csr_.begin(u) + 1) c = 0;
+            if (direction_optimizing_ && it == row.data() + 1) c = 0;
             while (c + 1 < cols && pos >= grid_.w_begin(c + 1)) ++c;
           }
           const vertex_t index = pos - grid_.w_begin(c);
