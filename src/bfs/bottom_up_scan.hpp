@@ -13,7 +13,7 @@
 //     word_t try_first_entries(std::int64_t w, word_t todo);  // tries each; returns those that hit
 //     std::span<const Entry> row(local_t v);   // v's row, its first entry included
 //     bool in_frontier(Entry e);
-//     void found_in_row(local_t v, Entry e);    // v's parent is the row entry e
+//     void found_in_row(local_t v, const Entry* e);  // v's parent is the row entry at e
 //     void mark(std::int64_t w, word_t newly);  // word w's vertices found (its first entries', then its rows')
 //     void word_done();                         // the previous word is wholly searched
 //   };
@@ -55,7 +55,7 @@ word_t search_rows(Block& block, std::int64_t w, word_t due, const Row* rows) {
     for (auto it = row.data() + 1, end = row.data() + row.size(); it != end; ++it) {
       ++block.counts.edges_examined;
       if (block.in_frontier(*it)) {
-        block.found_in_row(v, *it);
+        block.found_in_row(v, it);
         hits |= word_t{1} << b;
         break;
       }

@@ -263,6 +263,7 @@ Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, co
     std::vector<Column>().swap(w_sorted);
     rows::sort_rows_by_id(offsets, csr.columns);
   }
+  csr.placement = placement;
   csr.index = placement == RowPlacement::dense ? SparseRows<Column>(offsets)
                                                : SparseRows<Column>(n_rows, std::move(filled), std::move(offsets));
   return csr;

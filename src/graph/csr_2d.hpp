@@ -19,6 +19,13 @@
 
 namespace g500 {
 
+// How kernel 1 places a rank's rows: with a table of every row of the column range (dense, the
+// faster while rows are few beside the arcs), or from sorted (row, target) keys with offsets for
+// the rows with entries only (sparse: no table of N/C rows, for large grids). `automatic` picks
+// by choose_row_placement, the same on every rank.
+enum class RowPlacement { automatic, dense, sparse };
+RowPlacement choose_row_placement(double rows_per_rank, double arcs_per_rank);
+
 template <class Column>
 struct Csr2D {
   SparseRows<Column> index;          // a row per vertex of V_j; offsets only for rows with entries
@@ -27,6 +34,7 @@ struct Csr2D {
   // With vertex sorting, this block's vertices by decreasing degree (ties by index): sorted index
   // -> local index, and back. Empty without sorting: the identity.
   big_vector<Column> sorted_to_local, local_to_sorted;
+  RowPlacement placement = RowPlacement::dense;  // how kernel 1 placed the rows
 
   local_t rows() const { return index.rows(); }
   edge_count_t row_length(local_t u) const {
@@ -42,12 +50,6 @@ struct Csr2D {
   local_t to_sorted(local_t local) const { return local_to_sorted.empty() ? local : local_to_sorted[local]; }
 };
 
-// How kernel 1 places a rank's rows: with a table of every row of the column range (dense, the
-// faster while rows are few beside the arcs), or from sorted (row, target) keys with offsets for
-// the rows with entries only (sparse: no table of N/C rows, for large grids). `automatic` picks
-// by choose_row_placement, the same on every rank.
-enum class RowPlacement { automatic, dense, sparse };
-RowPlacement choose_row_placement(double rows_per_rank, double arcs_per_rank);
 
 // Collective over `comm`; `row_comm` and `col_comm` are this rank's processor row (ranked by
 // column) and processor column (ranked by row). The result does not depend on rank or thread

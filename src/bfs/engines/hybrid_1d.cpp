@@ -344,8 +344,8 @@ struct OwnBlockScan {
     return found;
   }
 
-  void found_in_row(local_t v, Column u) {
-    parents[place(v)] = original(static_cast<vertex_t>(u));
+  void found_in_row(local_t v, const Column* u) {
+    parents[place(v)] = original(static_cast<vertex_t>(*u));
     ++counts.discovered;
     counts.discovered_edges += csr.degree(v);
   }

@@ -73,6 +73,9 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
     if (g.rows > 1) {
       const Timer passing;
       pass_block(s, k);
+      // With more than two rows, finds for other blocks wait for the search's end, unless a rank
+      // of the column holds more than its budget: then the column sends them now.
+      if (g.rows > 2 && found_over_budget()) send_found_parents(parents);
       exchange_seconds += passing.seconds();
     }
   }
@@ -152,8 +155,8 @@ struct Grid2D<Column>::BlockScan {
     return newly;
   }
 
-  void found_in_row(local_t v, Column entry) {
-    const Column parent = engine.w_to_global_[entry];
+  void found_in_row(local_t v, const Column* entry) {
+    const Column parent = engine.vertex_of_entry(entry);
     if (own_block) parents[v] = static_cast<vertex_t>(parent);
     else row_finds[n_row_finds++] = found_pair(v, parent);
   }
@@ -349,6 +352,14 @@ StepCounts Grid2D<Column>::mark_found() {
     found.add_atomic(mine);
   }
   return found;
+}
+
+template <class Column>
+bool Grid2D<Column>::found_over_budget() const {
+  std::int64_t held = 0;
+  for (const auto& list : found_) held += static_cast<std::int64_t>(list.value.messages.size());
+  const std::int64_t budget = options_.exchange_round > 0 ? options_.exchange_round : kFoundBudget;
+  return col_comm_.allreduce<std::int64_t>(held, mpi::Op::max) > budget;
 }
 
 template <class Column>

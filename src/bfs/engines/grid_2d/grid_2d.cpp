@@ -8,6 +8,7 @@
 
 #include "bfs/direction_policy.hpp"
 #include "bfs/id_width.hpp"
+#include "exchange/owner_query.hpp"
 #include "exchange/rounds.hpp"
 #include "graph/degree_code.hpp"
 #include "graph/row_builder.hpp"
@@ -18,6 +19,8 @@ namespace {
 
 // Bytes of one fold packet: small enough that a round splits into many, for the receiving threads.
 constexpr std::size_t kPacketBytes = std::size_t{1} << 14;
+// Questions a rank asks its processor row at once while kernel 1 names entries' vertices.
+constexpr std::int64_t kQueryRound = std::int64_t{1} << 22;
 
 // The blocks of this rank's processor column, laid end to end: its range V_j.
 exchange::SliceLayout column_layout(const Partition2D& grid) {
@@ -50,7 +53,8 @@ RowPlacement placement_of(GridRows rows) {
                                                                                   : RowPlacement::automatic;
 }
 
-// Counted as if the build's buffers and the search's state were held together.
+// Kernel 1's peak (placing rows, then hybrid-2d's bottom-up tables beside the kept graph) and the
+// search's (the kept graph, the tables, bitmaps and exchange buffers).
 EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
   const double id = id_bytes(options, shape.vertices);
   // The harness estimates before it generates anything, so a grid that does not fit the rank
@@ -58,20 +62,38 @@ EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
   const GridShape grid = parse_grid(options.grid.grid, shape.ranks);
   const double n_local = shape.vertices / shape.ranks + 64, n_row = shape.vertices / grid.rows + 64 * grid.cols;
   const double n_col = shape.vertices / grid.cols + 64 * grid.rows;
+  const double arcs = 2 * shape.tuples / shape.ranks + 1;
   // Rows with entries: at most one a row of the column range, and at most one an arc.
-  const double filled_rows = std::min(n_col, 2 * shape.tuples / shape.ranks + 1);
-  double bytes = csr_2d_build_bytes(shape.vertices, shape.tuples, grid, id, placement_of(options.grid.rows));
-  bytes += 3 * n_local / 8 + n_col / 8 + n_row / 8;  // visited (two orders), next; column and row frontiers
-  bytes += n_col / 8 + id * n_col / 64;             // the rows with entries: a bit a row, a count a word
-  bytes += id * n_row + n_row;                      // hybrid: the vertex and degree code of each row-range position
-  bytes += 2 * id * filled_rows;                    // hybrid: each filled row's first entry and its vertex
-  bytes += 2 * id * n_local * (grid.rows - 1);  // hybrid: parents found for the column's other blocks
-  // hybrid: those sent, and this block's received, at the end of a search (at most an id and a
-  // byte of gap a vertex), through the fold's slot
-  if (grid.rows > 1) bytes += (id + 1) * n_local * grid.rows;
-  bytes += 2 * 2 * 20.0 * static_cast<double>(exchange::kTopDownRound);  // fold: two slots, sent and received
-  bytes += 2 * id * static_cast<double>(omp_get_max_threads()) * 4096;  // top-down claims kept, each thread
-  return {bytes, bytes};
+  const double filled_rows = std::min(n_col, arcs);
+  RowPlacement placement = placement_of(options.grid.rows);
+  if (placement == RowPlacement::automatic) placement = choose_row_placement(shape.vertices / grid.cols, arcs);
+
+  // The kept graph: entries (duplicates' room included), the rows' index, degrees and sort maps.
+  const double graph = id * arcs + 8 * filled_rows + n_col / 8 + id * n_col / 64 + (8 + 2 * id) * n_local;
+  // hybrid: the vertex of each row-range position and its degree code (dense), or of each entry
+  // (sparse: asked in rounds, an owner, a slot, and question and answer each way a question);
+  // then each filled row's first entry and its vertex.
+  const double codes = placement == RowPlacement::dense ? n_row : arcs;
+  const double vertices = placement == RowPlacement::dense ? id * n_row : id * arcs;
+  const double asking = placement == RowPlacement::dense
+                            ? 0
+                            : (4 + 8 + 2 * id + 2 * (id + 8)) * std::min(arcs, static_cast<double>(kQueryRound));
+  const double first_entries = 2 * id * filled_rows;
+  const double build = std::max(csr_2d_build_bytes(shape.vertices, shape.tuples, grid, id, placement),
+                                graph + vertices + codes + asking + first_entries);
+
+  double search = graph + vertices + first_entries;
+  search += 3 * n_local / 8 + n_col / 8 + n_row / 8;  // visited (two orders), next; column and row frontiers
+  // hybrid: parents found for the column's other blocks, encoded (at most an id and a byte of gap
+  // a vertex), held up to the budget and one sub-step's more (a block), beside that sub-step's
+  // pairs; and, when sent, those and this block's received, through the fold's slot
+  const double held = std::min((id + 1) * n_local * (grid.rows - 1),
+                               static_cast<double>(Grid2D<std::uint32_t>::found_budget()) + (id + 1) * n_local);
+  search += held + 2 * id * n_local;
+  if (grid.rows > 1) search += held + (id + 1) * n_local;
+  search += 2 * 2 * 20.0 * static_cast<double>(exchange::kTopDownRound);  // fold: two slots, sent and received
+  search += 2 * id * static_cast<double>(omp_get_max_threads()) * 4096;  // top-down claims kept, each thread
+  return {build, search};
 }
 
 }  // namespace
@@ -135,8 +157,37 @@ void Grid2D<Column>::build(const EdgeSource& source) {
 
 template <class Column>
 void Grid2D<Column>::build_bottom_up_tables() {
-  const local_t n_local = part_.local_count();
   row_frontier_ = Bitmap(grid_.w_count());
+  own_w_begin_ = grid_.w_begin(grid_.col());
+  own_begin_ = part_.begin_of(grid_.block_in_row(grid_.col()));
+  // The degree code of each entry's vertex: by row-range position (dense) or by entry (sparse).
+  const bool by_entry = csr_.placement == RowPlacement::sparse;
+  const std::vector<std::uint8_t> code = by_entry ? ask_entry_vertices() : gather_row_tables();
+  // Each row's entry of highest degree to its front; the rotation keeps the others in order.
+  const SparseRows<Column>& index = csr_.index;
+  const std::int64_t filled = index.filled_rows();
+  Column* const columns = csr_.columns.data();
+#pragma omp parallel for schedule(dynamic, 1024)
+  for (std::int64_t k = 0; k < filled; ++k) {
+    const edge_count_t first = index.offset(k), end = index.offset(k + 1);
+    const auto code_at = [&](edge_count_t e) { return by_entry ? code[e] : code[columns[e]]; };
+    edge_count_t best = first;
+    for (edge_count_t e = first; e < end; ++e)
+      if (code_at(e) > code_at(best)) best = e;
+    std::rotate(columns + first, columns + best, columns + best + 1);
+    if (by_entry) std::rotate(entry_vertex_.data() + first, entry_vertex_.data() + best, entry_vertex_.data() + best + 1);
+  }
+  first_.resize(static_cast<std::size_t>(filled));
+#pragma omp parallel for schedule(static)
+  for (std::int64_t k = 0; k < filled; ++k) {
+    const edge_count_t e = index.offset(k);
+    first_[k] = {columns[e], by_entry ? entry_vertex_[e] : w_to_global_[columns[e]]};
+  }
+}
+
+template <class Column>
+std::vector<std::uint8_t> Grid2D<Column>::gather_row_tables() {
+  const local_t n_local = part_.local_count();
   mpi::Counts counts, displs;
   for (int c = 0; c < grid_.grid().cols; ++c) {
     counts.push_back(part_.count_of(grid_.block_in_row(c)));
@@ -156,8 +207,6 @@ void Grid2D<Column>::build_bottom_up_tables() {
       w_to_global_[w] = static_cast<Column>(base + w_to_global_[w]);
     }
   }
-  // Each row's entry of highest degree to its front, from the degree code of every row-range position's
-  // vertex; the rotation keeps the others in order.
   std::vector<std::uint8_t> code(grid_.w_count());
   {
     std::vector<std::uint8_t> mine(n_local);
@@ -165,26 +214,41 @@ void Grid2D<Column>::build_bottom_up_tables() {
     row_comm_.allgatherv<std::uint8_t>(mine, code.data(), counts, displs);
   }
   // This block's part of the table holds its sorted -> local map too: the CSR's copy goes.
-  own_w_begin_ = grid_.w_begin(grid_.col());
-  own_begin_ = part_.begin_of(grid_.block_in_row(grid_.col()));
   big_vector<Column>().swap(csr_.sorted_to_local);
-  const SparseRows<Column>& index = csr_.index;
-  const std::int64_t filled = index.filled_rows();
-#pragma omp parallel for schedule(dynamic, 1024)
-  for (std::int64_t k = 0; k < filled; ++k) {
-    Column* row = csr_.columns.data() + index.offset(k);
-    Column* const end = csr_.columns.data() + index.offset(k + 1);
-    Column* best = row;
-    for (Column* it = row; it != end; ++it)
-      if (code[*it] > code[*best]) best = it;
-    std::rotate(row, best, best + 1);
-  }
-  first_.resize(static_cast<std::size_t>(filled));
+  return code;
+}
+
+template <class Column>
+std::vector<std::uint8_t> Grid2D<Column>::ask_entry_vertices() {
+  struct Answer {
+    Column vertex;
+    std::uint8_t code;
+  };
+  const PositionBlocks blocks{grid_};
+  exchange::OwnerQuery<Column, Answer, PositionBlocks> query(row_comm_, blocks);
+  const std::int64_t entries = csr_.local_entries();
+  entry_vertex_.resize(static_cast<std::size_t>(entries));
+  std::vector<std::uint8_t> code(static_cast<std::size_t>(entries));
+  const std::int64_t rounds =
+      row_comm_.allreduce<std::int64_t>((entries + kQueryRound - 1) / kQueryRound, mpi::Op::max);
+  std::vector<Answer> answers;
+  for (std::int64_t r = 0; r < rounds; ++r) {
+    const std::int64_t first = std::min(entries, r * kQueryRound), last = std::min(entries, first + kQueryRound);
+    answers.resize(static_cast<std::size_t>(last - first));
+    query.ask(
+        std::span<const Column>(csr_.columns.data() + first, static_cast<std::size_t>(last - first)),
+        std::span<Answer>(answers), [](Column w) { return static_cast<vertex_t>(w); },
+        [&](Column w) {
+          const local_t local = csr_.to_local(blocks.to_local(static_cast<vertex_t>(w)));
+          return Answer{static_cast<Column>(own_begin_ + local), degree_code(csr_.degree[local])};
+        });
 #pragma omp parallel for schedule(static)
-  for (std::int64_t k = 0; k < filled; ++k) {
-    const Column position = csr_.columns[index.offset(k)];
-    first_[k] = {position, w_to_global_[position]};
+    for (std::int64_t k = first; k < last; ++k) {
+      entry_vertex_[k] = answers[k - first].vertex;
+      code[k] = answers[k - first].code;
+    }
   }
+  return code;
 }
 
 template <class Column>

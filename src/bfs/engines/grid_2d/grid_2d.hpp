@@ -52,6 +52,8 @@ class Grid2D : public BfsEngine {
   void build(const EdgeSource& source) override;
   void search(vertex_t root, std::span<vertex_t> parents, SearchProfile* profile) override;
   std::string layout() const override;
+  // Bytes of found parents a rank may hold before its column sends them (the memory estimate's).
+  static constexpr std::int64_t found_budget() { return kFoundBudget; }
 
  private:
   // --- Kernel 1 (grid_2d.cpp) ---
@@ -59,6 +61,20 @@ class Grid2D : public BfsEngine {
   // each row's entry of highest degree moved to its front (a bottom-up step tests it first: it
   // finds most parents), the rest still rising.
   void build_bottom_up_tables();
+  // Dense rows: the vertex of every row-range position (w_to_global_), gathered in the row; returns
+  // each position's degree code.
+  std::vector<std::uint8_t> gather_row_tables();
+  // Sparse rows: the vertex of every entry (entry_vertex_), asked of its owner in the row in
+  // bounded rounds; returns each entry's degree code.
+  std::vector<std::uint8_t> ask_entry_vertices();
+  // The blocks of this rank's processor row by row-range position, as OwnerQuery's partition: rank c
+  // of the row holds column c's, and a position's place in its block is its sorted index.
+  struct PositionBlocks {
+    const Partition2D& grid;
+    int owner(vertex_t w) const { return grid.col_of_w(w); }
+    bool owns(vertex_t w) const { return grid.col_of_w(w) == grid.col(); }
+    local_t to_local(vertex_t w) const { return w - grid.w_begin(grid.col_of_w(w)); }
+  };
 
   // --- Top-down step (top_down_step.cpp) ---
   void expand(std::int64_t frontier_vertices);
@@ -92,16 +108,23 @@ class Grid2D : public BfsEngine {
   // A bottom-up level's found vertices (next_, by local index) into the bitmaps by sorted index
   // (visited, and what the row gathers), counted.
   StepCounts mark_found();
-  // The parents this search's bottom-up steps found for the column's other blocks, to their owners.
+  // The parents this search's bottom-up steps found for the column's other blocks, to their owners:
+  // at the search's end, or once a rank of the column holds more than kFoundBudget bytes of them
+  // (tests: exchange_round bytes). Collective over the column.
   void send_found_parents(std::span<vertex_t> parents);
+  bool found_over_budget() const;
   // One thread's share of a sub-step's search (bottom_up_step.cpp).
   struct BlockScan;
 
-  // This block's vertex of sorted index `sorted`, by local index: hybrid-2d reads it from its table
-  // of vertices by row-range position (and drops the CSR's map), top-down-2d from the CSR.
+  // This block's vertex of sorted index `sorted`, by local index: hybrid-2d on dense rows reads it
+  // from its table of vertices by row-range position (and drops the CSR's map), the rest from the CSR.
   local_t local_of(local_t sorted) const {
-    if (direction_optimizing_) return static_cast<local_t>(w_to_global_[own_w_begin_ + sorted]) - own_begin_;
+    if (!w_to_global_.empty()) return static_cast<local_t>(w_to_global_[own_w_begin_ + sorted]) - own_begin_;
     return csr_.to_local(sorted);
+  }
+  // The vertex behind a row entry, for a parent a bottom-up step finds past the row's first entry.
+  Column vertex_of_entry(const Column* entry) const {
+    return entry_vertex_.empty() ? w_to_global_[*entry] : entry_vertex_[entry - csr_.columns.data()];
   }
   // Frontiers below N/32 vertices travel as lists of positions, larger ones as bitmaps.
   bool sparse(std::int64_t frontier_vertices) const {
@@ -147,11 +170,13 @@ class Grid2D : public BfsEngine {
     }
   };
   std::vector<Padded<FoundList>> found_;
+  static constexpr std::int64_t kFoundBudget = std::int64_t{32} << 20;
   int parent_bits_ = 1;  // of a global id
 
   Csr2D<Column> csr_;
   edge_count_t global_entries_ = 0;
-  std::vector<Column> w_to_global_;  // bottom-up: the vertex at each row-range position
+  std::vector<Column> w_to_global_;  // bottom-up, dense rows: the vertex at each row-range position
+  big_vector<Column> entry_vertex_;  // bottom-up, sparse rows: the vertex of each entry
   vertex_t own_w_begin_ = 0, own_begin_ = 0;  // this block's first row-range position and first vertex
   // Bottom-up, by row of the column range, read in order: each row's first entry, as its row-range
   // position and its vertex's global id, so that most rows are settled without a read of the row

@@ -27,7 +27,7 @@ void Grid2D<Column>::settle(Claims& claims, std::span<vertex_t> parents) {
   // fetched kPrefetchDistance claims ahead, the parent and degree kPrefetchDistance / 2 ahead, once it has arrived.
   constexpr std::size_t kPrefetchDistance = 16;
   const auto fetch_local = [&](local_t sorted) {
-    if (direction_optimizing_) __builtin_prefetch(&w_to_global_[own_w_begin_ + sorted]);
+    if (!w_to_global_.empty()) __builtin_prefetch(&w_to_global_[own_w_begin_ + sorted]);
     else if (!csr_.sorted_to_local.empty()) __builtin_prefetch(&csr_.sorted_to_local[sorted]);
   };
   const std::vector<Claim>& list = claims.list;
