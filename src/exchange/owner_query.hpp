@@ -5,6 +5,7 @@
 // call to the next, so repeated rounds do not pay for fresh memory.
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -90,6 +91,23 @@ class OwnerQuery {
       if (dest_[i] != me) replies[i] = back_[slot_[i]];
   }
 
+  // ask() over `questions` in rounds of at most `round`, so that the buffers stay bounded; each
+  // rank takes part in as many rounds as the rank with the most questions. After each round,
+  // take(index of its first question, its replies). Collective.
+  template <class VertexOf, class Answer, class Take>
+  void ask_in_rounds(std::span<const Question> questions, std::int64_t round, VertexOf&& vertex_of, Answer&& answer,
+                     Take&& take) {
+    const std::int64_t n = static_cast<std::int64_t>(questions.size());
+    const std::int64_t rounds = comm_.allreduce<std::int64_t>((n + round - 1) / round, mpi::Op::max);
+    for (std::int64_t r = 0; r < rounds; ++r) {
+      const std::int64_t first = std::min(n, r * round), last = std::min(n, first + round);
+      round_replies_.resize(static_cast<std::size_t>(last - first));
+      ask(questions.subspan(static_cast<std::size_t>(first), static_cast<std::size_t>(last - first)),
+          std::span<Reply>(round_replies_), vertex_of, answer);
+      take(first, std::span<const Reply>(round_replies_));
+    }
+  }
+
  private:
   static constexpr std::int64_t kPrefetchDistance = 16;
   const mpi::Comm& comm_;
@@ -99,7 +117,7 @@ class OwnerQuery {
   std::vector<std::int64_t> counts_;
   mpi::Counts send_counts_;
   std::vector<Question> ordered_, asked_;
-  std::vector<Reply> answers_, back_;
+  std::vector<Reply> answers_, back_, round_replies_;
 };
 
 }  // namespace g500::exchange

@@ -177,23 +177,18 @@ template <class Column>
 void ask_sorted_positions(Csr2D<Column>& csr, const Partition2D& grid, const mpi::Comm& row_comm) {
   const RowBlocks blocks{grid};
   exchange::OwnerQuery<Column, Column, RowBlocks> query(row_comm, blocks);
-  const std::int64_t entries = static_cast<std::int64_t>(csr.columns.size());
-  const std::int64_t rounds =
-      row_comm.allreduce<std::int64_t>((entries + kPositionRound - 1) / kPositionRound, mpi::Op::max);
-  std::vector<Column> sorted;
-  for (std::int64_t r = 0; r < rounds; ++r) {
-    const std::int64_t first = std::min(entries, r * kPositionRound), last = std::min(entries, first + kPositionRound);
-    const std::span<const Column> asked(csr.columns.data() + first, static_cast<std::size_t>(last - first));
-    sorted.resize(asked.size());
-    query.ask(
-        asked, std::span<Column>(sorted), [](Column v) { return static_cast<vertex_t>(v); },
-        [&](Column v) { return csr.local_to_sorted[blocks.to_local(static_cast<vertex_t>(v))]; });
+  // Each round's questions are its entries, read before that round rewrites them.
+  query.ask_in_rounds(
+      std::span<const Column>(csr.columns.data(), csr.columns.size()), kPositionRound,
+      [](Column v) { return static_cast<vertex_t>(v); },
+      [&](Column v) { return csr.local_to_sorted[blocks.to_local(static_cast<vertex_t>(v))]; },
+      [&](std::int64_t first, std::span<const Column> sorted) {
 #pragma omp parallel for schedule(static)
-    for (std::int64_t k = first; k < last; ++k) {
-      const int c = blocks.owner(static_cast<vertex_t>(csr.columns[k]));
-      csr.columns[k] = static_cast<Column>(grid.w_begin(c) + sorted[k - first]);
-    }
-  }
+        for (std::int64_t i = 0; i < static_cast<std::int64_t>(sorted.size()); ++i) {
+          const int c = blocks.owner(static_cast<vertex_t>(csr.columns[first + i]));
+          csr.columns[first + i] = static_cast<Column>(grid.w_begin(c) + sorted[i]);
+        }
+      });
 }
 
 }  // namespace

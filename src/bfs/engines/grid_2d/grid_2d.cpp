@@ -229,25 +229,20 @@ std::vector<std::uint8_t> Grid2D<Column>::ask_entry_vertices() {
   const std::int64_t entries = csr_.local_entries();
   entry_vertex_.resize(static_cast<std::size_t>(entries));
   std::vector<std::uint8_t> code(static_cast<std::size_t>(entries));
-  const std::int64_t rounds =
-      row_comm_.allreduce<std::int64_t>((entries + kQueryRound - 1) / kQueryRound, mpi::Op::max);
-  std::vector<Answer> answers;
-  for (std::int64_t r = 0; r < rounds; ++r) {
-    const std::int64_t first = std::min(entries, r * kQueryRound), last = std::min(entries, first + kQueryRound);
-    answers.resize(static_cast<std::size_t>(last - first));
-    query.ask(
-        std::span<const Column>(csr_.columns.data() + first, static_cast<std::size_t>(last - first)),
-        std::span<Answer>(answers), [](Column w) { return static_cast<vertex_t>(w); },
-        [&](Column w) {
-          const local_t local = csr_.to_local(blocks.to_local(static_cast<vertex_t>(w)));
-          return Answer{static_cast<Column>(own_begin_ + local), degree_code(csr_.degree[local])};
-        });
+  query.ask_in_rounds(
+      std::span<const Column>(csr_.columns.data(), static_cast<std::size_t>(entries)), kQueryRound,
+      [](Column w) { return static_cast<vertex_t>(w); },
+      [&](Column w) {
+        const local_t local = csr_.to_local(blocks.to_local(static_cast<vertex_t>(w)));
+        return Answer{static_cast<Column>(own_begin_ + local), degree_code(csr_.degree[local])};
+      },
+      [&](std::int64_t first, std::span<const Answer> answers) {
 #pragma omp parallel for schedule(static)
-    for (std::int64_t k = first; k < last; ++k) {
-      entry_vertex_[k] = answers[k - first].vertex;
-      code[k] = answers[k - first].code;
-    }
-  }
+        for (std::int64_t i = 0; i < static_cast<std::int64_t>(answers.size()); ++i) {
+          entry_vertex_[first + i] = answers[i].vertex;
+          code[first + i] = answers[i].code;
+        }
+      });
   return code;
 }
 
