@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "graph/row_placement.hpp"
+
 namespace g500 {
 
 // Beamer's direction switching (group "direction").
@@ -44,14 +46,11 @@ struct DeviceOptions {
 
 // 2D engines (group "grid"): the process grid, the fold's wire format and vertex sorting (paper 004).
 enum class FoldFormat { vlq, none };
-// Kernel 1's rows: a table of every row of the column range, offsets of the rows with entries only
-// (from sorted keys), or whichever holds fewer bytes (graph/csr_2d.hpp).
-enum class GridRows { automatic, dense, sparse };
 struct GridOptions {
   std::string grid = "auto";  // "RxC", or the most square grid of the rank count
   FoldFormat compress = FoldFormat::vlq;
   bool sort_vertices = true;
-  GridRows rows = GridRows::automatic;
+  RowPlacement rows = RowPlacement::automatic;  // kernel 1's rows (graph/row_placement.hpp)
 };
 
 // Node-aware communication of hybrid-1d (group "node"; papers 000 and 002).

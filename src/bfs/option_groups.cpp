@@ -129,7 +129,8 @@ const OptionGroup kGridGroup = {
       app.add_option("--grid-rows", o.grid.rows,
                      "kernel 1's rows: a table of every row of the processor column (dense), offsets of the rows "
                      "with entries only, from sorted keys (sparse: for large grids), or the smaller (auto)")
-          ->transform(choice<GridRows>({{"auto", GridRows::automatic}, {"dense", GridRows::dense}, {"sparse", GridRows::sparse}}))
+          ->transform(choice<RowPlacement>(
+              {{"auto", RowPlacement::automatic}, {"dense", RowPlacement::dense}, {"sparse", RowPlacement::sparse}}))
           ->default_str("auto")->group("2D engines");
     },
     // The grid is checked against the rank count when the engine is made (bfs/engines/grid_2d/grid_2d.cpp).
@@ -138,7 +139,7 @@ const OptionGroup kGridGroup = {
       out["grid"] = o.grid.grid;
       out["compress"] = o.grid.compress == FoldFormat::vlq ? "vlq" : "none";
       out["sort_vertices"] = o.grid.sort_vertices;
-      out["grid_rows"] = o.grid.rows == GridRows::automatic ? "auto" : o.grid.rows == GridRows::dense ? "dense" : "sparse";
+      out["grid_rows"] = o.grid.rows == RowPlacement::automatic ? "auto" : o.grid.rows == RowPlacement::dense ? "dense" : "sparse";
     },
 };
 

@@ -193,9 +193,11 @@ void ask_sorted_positions(Csr2D<Column>& csr, const Partition2D& grid, const mpi
 
 }  // namespace
 
-RowPlacement choose_row_placement(double rows, double arcs) {
+RowPlacement resolve_row_placement(RowPlacement placement, double vertices, double tuples, GridShape grid) {
+  if (placement != RowPlacement::automatic) return placement;
   // The dense placement holds 16 bytes a row (offsets, and cursors or their room); the keys
   // placement 8 bytes an arc more than the columns.
+  const double rows = vertices / grid.cols, arcs = 2 * tuples / (static_cast<double>(grid.rows) * grid.cols);
   return 16 * rows > 8 * arcs ? RowPlacement::sparse : RowPlacement::dense;
 }
 
@@ -205,10 +207,8 @@ Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, co
                            std::int64_t round, RowPlacement placement) {
   const Partition1D& part = grid.part();
   const local_t n_rows = grid.col_count(grid.col());
-  if (placement == RowPlacement::automatic) {
-    placement = choose_row_placement(static_cast<double>(part.num_vertices()) / grid.grid().cols,
-                                     2.0 * static_cast<double>(source.global_tuples()) / comm.size());
-  }
+  placement = resolve_row_placement(placement, static_cast<double>(part.num_vertices()),
+                                    static_cast<double>(source.global_tuples()), grid.grid());
   // Wide while kernel 1 moves rows: every row's (dense), or the rows with entries' (sparse).
   big_vector<edge_count_t> offsets;
   Csr2D<Column> csr;
@@ -271,7 +271,7 @@ double csr_2d_build_bytes(double vertices, double tuples, GridShape grid, double
   const double round = m_local < exchange::kBuildRound ? m_local : static_cast<double>(exchange::kBuildRound);
   const double arcs = 2 * m_local, rounds = 16 * round + 4 * 2 * 2 * id_bytes * round;
   const double blocks = (8 + 2 * id_bytes) * n_local;
-  if (placement == RowPlacement::automatic) placement = choose_row_placement(vertices / grid.cols, arcs);
+  placement = resolve_row_placement(placement, vertices, tuples, grid);
   if (placement == RowPlacement::dense) {
     return id_bytes * arcs + 2 * 8 * n_col + rounds + blocks + id_bytes * n_row;
   }

@@ -13,18 +13,17 @@
 #include "core/types.hpp"
 #include "exchange/rounds.hpp"
 #include "graph/edge_source.hpp"
+#include "graph/row_placement.hpp"
 #include "graph/sparse_rows.hpp"
 #include "mpi/comm.hpp"
 #include "partition/process_grid.hpp"
 
 namespace g500 {
 
-// How kernel 1 places a rank's rows: with a table of every row of the column range (dense, the
-// faster while rows are few beside the arcs), or from sorted (row, target) keys with offsets for
-// the rows with entries only (sparse: no table of N/C rows, for large grids). `automatic` picks
-// by choose_row_placement, the same on every rank.
-enum class RowPlacement { automatic, dense, sparse };
-RowPlacement choose_row_placement(double rows_per_rank, double arcs_per_rank);
+// `placement`, with `automatic` made concrete for a graph of `vertices` and `tuples` on `grid`:
+// sparse where a dense table's bytes (16 a row of the column range) exceed the keys' (8 an arc).
+// The run and its memory estimate both take it from here.
+RowPlacement resolve_row_placement(RowPlacement placement, double vertices, double tuples, GridShape grid);
 
 template <class Column>
 struct Csr2D {

@@ -101,7 +101,7 @@ TEST(Grid2D, SparseRowsAsTheDenseTable) {
           BfsOptions options;
           options.engine = engine;
           options.grid.grid = grid;
-          options.grid.rows = GridRows::sparse;
+          options.grid.rows = RowPlacement::sparse;
           options.grid.sort_vertices = sort;
           options.ids = ids;
           SCOPED_TRACE(std::string(engine) + " grid " + grid + (ids == IdWidth::bits64 ? " 64-bit" : "") +

@@ -48,11 +48,6 @@ exchange::SliceLayout row_layout(const Partition2D& grid) {
   return layout;
 }
 
-RowPlacement placement_of(GridRows rows) {
-  return rows == GridRows::dense ? RowPlacement::dense : rows == GridRows::sparse ? RowPlacement::sparse
-                                                                                  : RowPlacement::automatic;
-}
-
 // Kernel 1's peak (placing rows, then hybrid-2d's bottom-up tables beside the kept graph) and the
 // search's (the kept graph, the tables, bitmaps and exchange buffers).
 EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
@@ -65,8 +60,7 @@ EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
   const double arcs = 2 * shape.tuples / shape.ranks + 1;
   // Rows with entries: at most one a row of the column range, and at most one an arc.
   const double filled_rows = std::min(n_col, arcs);
-  RowPlacement placement = placement_of(options.grid.rows);
-  if (placement == RowPlacement::automatic) placement = choose_row_placement(shape.vertices / grid.cols, arcs);
+  const RowPlacement placement = resolve_row_placement(options.grid.rows, shape.vertices, shape.tuples, grid);
 
   // The kept graph: entries (duplicates' room included), the rows' index, degrees and sort maps.
   const double graph = id * arcs + 8 * filled_rows + n_col / 8 + id * n_col / 64 + (8 + 2 * id) * n_local;
@@ -88,7 +82,7 @@ EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
   // a vertex), held up to the budget and one sub-step's more (a block), beside that sub-step's
   // pairs; and, when sent, those and this block's received, through the fold's slot
   const double held = std::min((id + 1) * n_local * (grid.rows - 1),
-                               static_cast<double>(Grid2D<std::uint32_t>::found_budget()) + (id + 1) * n_local);
+                               static_cast<double>(Grid2D<std::uint32_t>::kFoundBudget) + (id + 1) * n_local);
   search += held + 2 * id * n_local;
   if (grid.rows > 1) search += held + (id + 1) * n_local;
   search += 2 * 2 * 20.0 * static_cast<double>(exchange::kTopDownRound);  // fold: two slots, sent and received
@@ -143,7 +137,7 @@ std::string Grid2D<Column>::layout() const {
 template <class Column>
 void Grid2D<Column>::build(const EdgeSource& source) {
   csr_ = build_csr_2d<Column>(source, grid_, comm_, row_comm_, col_comm_, options_.grid.sort_vertices,
-                              exchange::kBuildRound, placement_of(options_.grid.rows));
+                              exchange::kBuildRound, options_.grid.rows);
   global_entries_ = comm_.allreduce<edge_count_t>(csr_.local_entries(), mpi::Op::sum);
   const local_t n_local = part_.local_count();
   visited_ = Bitmap(n_local);

@@ -53,7 +53,7 @@ class Grid2D : public BfsEngine {
   void search(vertex_t root, std::span<vertex_t> parents, SearchProfile* profile) override;
   std::string layout() const override;
   // Bytes of found parents a rank may hold before its column sends them (the memory estimate's).
-  static constexpr std::int64_t found_budget() { return kFoundBudget; }
+  static constexpr std::int64_t kFoundBudget = std::int64_t{32} << 20;
 
  private:
   // --- Kernel 1 (grid_2d.cpp) ---
@@ -170,7 +170,6 @@ class Grid2D : public BfsEngine {
     }
   };
   std::vector<Padded<FoundList>> found_;
-  static constexpr std::int64_t kFoundBudget = std::int64_t{32} << 20;
   int parent_bits_ = 1;  // of a global id
 
   Csr2D<Column> csr_;
