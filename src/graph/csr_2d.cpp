@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 #include <vector>
 
@@ -32,33 +33,80 @@ big_vector<Column> block_degrees(const big_vector<edge_count_t>& offsets, const 
   return degree;
 }
 
+// Set bits of `bits` in [begin, end).
+inline std::int64_t count_set(const Bitmap& bits, vertex_t begin, vertex_t end) {
+  std::int64_t count = 0;
+  vertex_t u = begin;
+  for (; u < end && u % kWordBits != 0; ++u) count += bits.test(u);
+  for (; u + kWordBits <= end; u += kWordBits) count += __builtin_popcountll(bits.word(u / kWordBits));
+  for (; u < end; ++u) count += bits.test(u);
+  return count;
+}
+
 // The same sums from rows with entries only (the pairs placement): each such row's length goes to
-// its vertex's owner in the processor column. Rows rise, so they come grouped by owner.
+// its vertex's owner in the processor column, in rounds of `round` lengths a rank. Rows rise,
+// so each owner's come as one run; rank i of the column takes the owners from i on, cyclically, so
+// that in a round the column's ranks send to different owners and none receives much more than a
+// round.
 template <class Column>
 big_vector<Column> block_degrees_of_filled(const Bitmap& filled, const big_vector<edge_count_t>& offsets,
-                                           const Partition2D& grid, const mpi::Comm& col_comm) {
+                                           const Partition2D& grid, const mpi::Comm& col_comm, std::int64_t round) {
   const Partition1D& part = grid.part();
   const int rows = grid.grid().rows, first_block = grid.col() * rows;
   const vertex_t first_row = grid.col_begin(grid.col());
+  // Each owner's rows [row_begin[j], row_begin[j + 1]) of the column range, and where its filled
+  // rows start among all of them (the offsets' index): a cursor each, moved on as rounds take them.
+  std::vector<vertex_t> next_row(rows + 1);
+  std::vector<std::int64_t> next_place(rows + 1, 0), left(rows, 0);
+  for (int j = 0; j <= rows; ++j) next_row[j] = j < rows ? part.begin_of(first_block + j) - first_row : filled.size();
+  for (int j = 0; j < rows; ++j) {
+    left[j] = count_set(filled, next_row[j], next_row[j + 1]);
+    next_place[j + 1] = next_place[j] + left[j];
+  }
   struct Length {
     Column vertex, length;  // the vertex's index in its block
   };
-  std::vector<Length> send;
-  send.reserve(offsets.size() - 1);
-  mpi::Counts counts(rows, 0);
-  std::int64_t k = 0;
-  for (std::int64_t w = 0; w < filled.num_words(); ++w) {
-    for (word_t bits = filled.word(w); bits; bits &= bits - 1, ++k) {
-      const vertex_t u = first_row + w * kWordBits + __builtin_ctzll(bits);
-      const int owner = part.owner(u);
-      send.push_back({static_cast<Column>(u - part.begin_of(owner)), static_cast<Column>(offsets[k + 1] - offsets[k])});
-      ++counts[owner - first_block];
-    }
-  }
-  std::vector<Length> received;
-  col_comm.alltoallv_into<Length>(send, counts, received);
+  const std::int64_t total = next_place[rows];
+  const std::int64_t rounds = col_comm.allreduce<std::int64_t>((total + round - 1) / round, mpi::Op::max);
   big_vector<Column> degree(part.local_count(), 0);
-  for (const Length& l : received) degree[l.vertex] += l.length;
+  std::vector<Length> send;
+  std::vector<Length> received;
+  mpi::Counts counts(rows, 0);
+  for (std::int64_t r = 0; r < rounds; ++r) {
+    send.clear();
+    std::int64_t room = round;
+    std::fill(counts.begin(), counts.end(), 0);
+    // The owners taken from, from this rank's own on, then in the exchange's order (by rank).
+    std::vector<std::pair<int, std::int64_t>> take;
+    for (int t = 0; t < rows && room > 0; ++t) {
+      const int j = (col_comm.rank() + t) % rows;
+      const std::int64_t n = std::min(room, left[j]);
+      if (n > 0) take.emplace_back(j, n);
+      room -= n;
+    }
+    std::sort(take.begin(), take.end());
+    for (const auto& [j, n] : take) {
+      const vertex_t block_first = part.begin_of(first_block + j) - first_row;
+      std::int64_t k = next_place[j];
+      vertex_t u = next_row[j];
+      for (std::int64_t i = 0; i < n; ++u) {
+        if ((u & (kWordBits - 1)) == 0 && filled.word(u / kWordBits) == 0) {  // skip empty words whole
+          u += kWordBits - 1;
+          continue;
+        }
+        if (!filled.test(u)) continue;
+        send.push_back({static_cast<Column>(u - block_first), static_cast<Column>(offsets[k + 1] - offsets[k])});
+        ++k;
+        ++i;
+      }
+      next_row[j] = u;
+      next_place[j] = k;
+      left[j] -= n;
+      counts[j] = n;
+    }
+    col_comm.alltoallv_into<Length>(send, counts, received);
+    for (const Length& l : received) degree[l.vertex] += l.length;
+  }
   return degree;
 }
 
@@ -120,17 +168,22 @@ Bitmap place_by_keys(const EdgeSource& source, const Partition2D& grid, const mp
     if constexpr (std::is_same_v<Key, std::uint64_t>) return (static_cast<Key>(row) << to_bits) | static_cast<Key>(v);
     else return Key{static_cast<Column>(row), static_cast<Column>(v)};
   };
-  big_vector<Key> keys(static_cast<std::size_t>(arriving));
+  // The keys live in what becomes the columns (a column is no wider than a key, and the k-th
+  // column lands on bytes of keys already read), so the rank never holds both.
+  static_assert(sizeof(Key) % sizeof(Column) == 0);
+  constexpr std::size_t kColumnsAKey = sizeof(Key) / sizeof(Column);
+  big_vector<Column> store(static_cast<std::size_t>(arriving) * kColumnsAKey);
+  Key* const keys = reinterpret_cast<Key*>(store.data());
   std::int64_t filled_to = 0;
   route_arcs_to<Key>(source, comm, round, "build.arcs", dest_of, key_of, [&](std::span<const Key> arrived) {
-    std::copy(arrived.begin(), arrived.end(), keys.data() + filled_to);
+    std::copy(arrived.begin(), arrived.end(), keys + filled_to);
     filled_to += static_cast<std::int64_t>(arrived.size());
   });
   // 64-bit keys take the vectorised sort; wider pairs (ids past 2^32 with large column ranges)
   // the library's.
-  if constexpr (std::is_same_v<Key, std::uint64_t>) sort_keys(std::span<Key>(keys.data(), keys.size()));
-  else std::sort(keys.begin(), keys.end());
-  const std::int64_t unique = std::unique(keys.begin(), keys.end()) - keys.begin();
+  if constexpr (std::is_same_v<Key, std::uint64_t>) sort_keys(std::span<Key>(keys, static_cast<std::size_t>(arriving)));
+  else std::sort(keys, keys + arriving);
+  const std::int64_t unique = std::unique(keys, keys + arriving) - keys;
 
   const auto row_of = [&](const Key& key) {
     if constexpr (std::is_same_v<Key, std::uint64_t>) return static_cast<local_t>(key >> to_bits);
@@ -146,15 +199,24 @@ Bitmap place_by_keys(const EdgeSource& source, const Partition2D& grid, const mp
     if (k == 0 || row_of(keys[k]) != row_of(keys[k - 1])) ++rows_with_entries;
   }
   offsets = big_vector<edge_count_t>(static_cast<std::size_t>(rows_with_entries) + 1);
-  columns = big_vector<Column>(static_cast<std::size_t>(unique));
+  // Keys in, columns out over them, byte copies both ways (one buffer seen as two types).
+  char* const bytes = reinterpret_cast<char*>(store.data());
   std::int64_t row = 0;
+  local_t previous = -1;
   for (std::int64_t k = 0; k < unique; ++k) {
-    if (k == 0 || row_of(keys[k]) != row_of(keys[k - 1])) {
-      filled.set(row_of(keys[k]));
+    Key key;
+    std::memcpy(&key, bytes + k * sizeof(Key), sizeof(Key));
+    if (const local_t r = row_of(key); r != previous) {
+      filled.set(r);
       offsets[row++] = k;
+      previous = r;
     }
-    columns[k] = to_of(keys[k]);
+    const Column column = to_of(key);
+    std::memcpy(bytes + k * sizeof(Column), &column, sizeof(Column));
   }
+  store.resize(static_cast<std::size_t>(unique));
+  release_spare_capacity(store);
+  columns = std::move(store);
   offsets[rows_with_entries] = unique;
   return filled;
 }
@@ -225,7 +287,7 @@ Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, co
     const bool one_word = rows::id_bits(part.num_vertices()) + rows::id_bits(n_rows) <= 64;
     filled = one_word ? place_by_keys<Column, std::uint64_t>(source, grid, comm, round, offsets, csr.columns)
                       : place_by_keys<Column, RowTarget<Column>>(source, grid, comm, round, offsets, csr.columns);
-    csr.degree = block_degrees_of_filled<Column>(filled, offsets, grid, col_comm);
+    csr.degree = block_degrees_of_filled<Column>(filled, offsets, grid, col_comm, round);
   }
 
   // Entries become row-range positions. Global ids rise with the column, and so with the row-range position,
@@ -275,12 +337,14 @@ double csr_2d_build_bytes(double vertices, double tuples, GridShape grid, double
   if (placement == RowPlacement::dense) {
     return id_bytes * arcs + 2 * 8 * n_col + rounds + blocks + id_bytes * n_row;
   }
-  // The keys (a word, or a pair past 64 bits) beside the columns and the filled rows' offsets; the
+  // The keys (a word, or a pair past 64 bits; the columns take their place) and the filled rows' offsets; the
   // sorted positions are asked in rounds (an OwnerQuery holds an owner and a slot a question, and
   // five ids: question and answer each way, and the answers kept).
+  // The degrees' lengths then travel in rounds: a vertex and a length each, sent and received.
   const double key = std::max(8.0, 2 * id_bytes);
   const double asking = (4 + 8 + 5 * id_bytes) * std::min(arcs, static_cast<double>(kPositionRound));
-  return (key + id_bytes) * arcs + 8 * std::min(n_col, arcs) + n_col / 8 + std::max(rounds, asking) + blocks;
+  const double lengths = 2 * 2 * id_bytes * round;
+  return key * arcs + 8 * std::min(n_col, arcs) + n_col / 8 + std::max({rounds, asking, lengths}) + blocks;
 }
 
 template Csr2D<std::uint32_t> build_csr_2d(const EdgeSource&, const Partition2D&, const mpi::Comm&, const mpi::Comm&,

@@ -126,7 +126,10 @@ struct Grid2D<Column>::BlockScan {
 
   // Row b of word w's first entry: after those of the word's rows below b that have entries.
   FirstEntry first_of(std::int64_t w, int b) const {
-    return engine.first_[first_before[w] + __builtin_popcountll(filled_rows[w] & ((word_t{1} << b) - 1))];
+    const std::int64_t k = first_before[w] + __builtin_popcountll(filled_rows[w] & ((word_t{1} << b) - 1));
+    if (!engine.first_.empty()) return engine.first_[k];
+    const edge_count_t e = engine.csr_.index.offset(k);  // sparse rows: the entry itself
+    return {engine.csr_.columns[e], engine.entry_vertex_[e]};
   }
 
   word_t try_first_entries(std::int64_t w, word_t todo) {

@@ -63,16 +63,19 @@ EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
   const RowPlacement placement = resolve_row_placement(options.grid.rows, shape.vertices, shape.tuples, grid);
 
   // The kept graph: entries (duplicates' room included), the rows' index, degrees and sort maps.
-  const double graph = id * arcs + 8 * filled_rows + n_col / 8 + id * n_col / 64 + (8 + 2 * id) * n_local;
+  // Offsets are 32-bit while a rank's entries number below 2^32 (graph/row_offsets.hpp), with room
+  // for a rank that holds a quarter more than the mean.
+  const double offset = 1.25 * arcs < 4294967295.0 ? 4 : 8;
+  const double graph = id * arcs + offset * filled_rows + n_col / 8 + id * n_col / 64 + (8 + 2 * id) * n_local;
   // hybrid: the vertex of each row-range position and its degree code (dense), or of each entry
   // (sparse: asked in rounds, an owner, a slot, and question and answer each way a question);
-  // then each filled row's first entry and its vertex.
+  // then, dense, each filled row's first entry and its vertex.
   const double codes = placement == RowPlacement::dense ? n_row : arcs;
   const double vertices = placement == RowPlacement::dense ? id * n_row : id * arcs;
   const double asking = placement == RowPlacement::dense
                             ? 0
                             : (4 + 8 + 2 * id + 2 * (id + 8)) * std::min(arcs, static_cast<double>(kQueryRound));
-  const double first_entries = 2 * id * filled_rows;
+  const double first_entries = placement == RowPlacement::dense ? 2 * id * filled_rows : 0;
   const double build = std::max(csr_2d_build_bytes(shape.vertices, shape.tuples, grid, id, placement),
                                 graph + vertices + codes + asking + first_entries);
 
@@ -171,11 +174,14 @@ void Grid2D<Column>::build_bottom_up_tables() {
     std::rotate(columns + first, columns + best, columns + best + 1);
     if (by_entry) std::rotate(entry_vertex_.data() + first, entry_vertex_.data() + best, entry_vertex_.data() + best + 1);
   }
+  // Dense rows: each filled row's first entry and its vertex, read in order by the bottom-up scan.
+  // Sparse rows hold about one entry a filled row, so the scan reads the entries themselves.
+  if (by_entry) return;
   first_.resize(static_cast<std::size_t>(filled));
 #pragma omp parallel for schedule(static)
   for (std::int64_t k = 0; k < filled; ++k) {
     const edge_count_t e = index.offset(k);
-    first_[k] = {columns[e], by_entry ? entry_vertex_[e] : w_to_global_[columns[e]]};
+    first_[k] = {columns[e], w_to_global_[columns[e]]};
   }
 }
 

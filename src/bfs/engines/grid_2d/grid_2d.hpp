@@ -180,7 +180,8 @@ class Grid2D : public BfsEngine {
   // Bottom-up, by row of the column range, read in order: each row's first entry, as its row-range
   // position and its vertex's global id, so that most rows are settled without a read of the row
   // itself. Only rows with entries have one (a 2D rank's rows are often empty), at the row's place
-  // among them (csr_.index.rank); rows without entries are never searched.
+  // among them (csr_.index.rank); rows without entries are never searched. Dense rows only: sparse
+  // ones hold about one entry a filled row, and the scan reads that entry and entry_vertex_'s.
   struct FirstEntry {
     Column position, vertex;
   };
