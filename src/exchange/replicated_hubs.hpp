@@ -19,6 +19,29 @@
 
 namespace g500::exchange {
 
+// The vertices of the highest degree classes (graph/degree_code.hpp's one-byte codes) that fit in
+// `limit` together, never class 0, in ascending order, on every rank. degree_code(i): the class
+// of local vertex i. Collective.
+template <class DegreeCode>
+std::vector<vertex_t> highest_degree_vertices(const mpi::Comm& comm, const Partition1D& part, std::int64_t limit,
+                                              DegreeCode&& degree_code) {
+  std::vector<std::int64_t> histogram(256, 0);
+  for (local_t i = 0; i < part.local_count(); ++i) ++histogram[degree_code(i)];
+  comm.allreduce_inplace<std::int64_t>(histogram, mpi::Op::sum);
+  // The lowest class such that it and every class above it fit in `limit`.
+  int lowest = 256;
+  std::int64_t taken = 0;
+  while (lowest > 1 && taken + histogram[lowest - 1] <= limit) taken += histogram[--lowest];
+  std::vector<vertex_t> mine;
+  for (local_t i = 0; i < part.local_count(); ++i)
+    if (degree_code(i) >= lowest) mine.push_back(part.to_global(i));
+  const mpi::Counts counts = comm.allgather(static_cast<std::int64_t>(mine.size()));
+  // Ranks own ascending blocks, so the list is sorted.
+  std::vector<vertex_t> all(static_cast<std::size_t>(taken));
+  comm.allgatherv<vertex_t>(mine, all.data(), counts, mpi::Comm::displacements(counts));
+  return all;
+}
+
 class ReplicatedHubs {
  public:
   static constexpr vertex_t kNone = std::numeric_limits<vertex_t>::max();
@@ -27,20 +50,7 @@ class ReplicatedHubs {
   // hubs; vertices of degree class 0 never are.
   template <class DegreeCode>
   void select(const mpi::Comm& comm, const Partition1D& part, int limit, DegreeCode&& degree_code) {
-    std::vector<std::int64_t> histogram(256, 0);
-    for (local_t i = 0; i < part.local_count(); ++i) ++histogram[degree_code(i)];
-    comm.allreduce_inplace<std::int64_t>(histogram, mpi::Op::sum);
-    // The lowest class such that it and every class above it fit in `limit`.
-    int lowest = 256;
-    std::int64_t taken = 0;
-    while (lowest > 1 && taken + histogram[lowest - 1] <= limit) taken += histogram[--lowest];
-    std::vector<vertex_t> mine;
-    for (local_t i = 0; i < part.local_count(); ++i)
-      if (degree_code(i) >= lowest) mine.push_back(part.to_global(i));
-    const mpi::Counts counts = comm.allgather(static_cast<std::int64_t>(mine.size()));
-    hubs_.resize(static_cast<std::size_t>(taken));
-    comm.allgatherv<vertex_t>(mine, hubs_.data(), counts, mpi::Comm::displacements(counts));
-    // Ranks own ascending blocks, so hubs_ is sorted.
+    hubs_ = highest_degree_vertices(comm, part, limit, degree_code);
     is_hub_ = Bitmap(part.num_vertices());
     for (vertex_t h : hubs_) is_hub_.set(h);
     hubs_before_.resize(is_hub_.num_words());

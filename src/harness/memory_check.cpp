@@ -58,7 +58,7 @@ PhaseBytes estimate_phases(double n, double m, int num_ranks, const BfsOptions& 
   // either of kernel 2's) and its searches (the harness's search state, the distances, the graph
   // and the engine's state, and the batch validator).
   if (kernels.sssp) {
-    const SsspMemory engine = sssp_engine().memory_bytes(n, m, num_ranks, id_bytes(bfs, n));
+    const SsspMemory engine = sssp_engine().memory_bytes(n, m, num_ranks, id_bytes(bfs, n), kernels.sssp_options);
     phases.sssp_graph = std::max(engine.build, engine.search);
     phases.sssp_validation = SsspBatchValidator::bytes(n, n_local, m_local, num_ranks, kernels.validation_batch);
     phases.sssp = std::max(std::max(build, search) + engine.build,

@@ -10,6 +10,7 @@
 #include "core/memory.hpp"
 #include "core/timer.hpp"
 #include "exchange/rounds.hpp"
+#include "graph/degree_code.hpp"
 #include "sssp/flat_parents.hpp"
 
 namespace g500 {
@@ -29,7 +30,12 @@ template <class Column>
 DeltaStepping<Column>::DeltaStepping(const mpi::Comm& comm, const Partition1D& part, SsspOptions options)
     : comm_(comm), part_(part), options_(options), per_delta_(1.0 / static_cast<double>(options.delta)),
       csr_{part, {}, {}}, bins_(omp_get_max_threads()), shares_(omp_get_max_threads()),
-      requests_(comm.size(), omp_get_max_threads(), "sssp.relaxations") {}
+      requests_(comm.size(), omp_get_max_threads(), "sssp.relaxations") {
+  if (options.heavy == HeavyDirection::pull && !whole_replicas(options, static_cast<double>(part.num_vertices()))) {
+    throw UserError("--sssp-heavy pull needs --sssp-replicas whole (each bucket copied onto every rank, N/8 bytes); "
+                    "with hubs only, heavy edges are pushed");
+  }
+}
 
 template <class Column>
 void DeltaStepping<Column>::build(const EdgeSource& source) {
@@ -44,7 +50,9 @@ void DeltaStepping<Column>::build(const EdgeSource& source) {
   for (local_t i = 0; i < part_.local_count(); ++i) with_edges_ += csr_.degree(i) > 0;
   in_round_ = Bitmap(part_.local_count());
   in_bucket_ = Bitmap(part_.local_count());
-
+  if (options_.prune && !whole_replicas(options_, static_cast<double>(part_.num_vertices()))) {
+    finished_.keep_hubs_only(comm_, part_, [&](local_t i) { return degree_code(csr_.degree(i)); });
+  }
 }
 
 template <class Column>
@@ -397,16 +405,19 @@ std::unique_ptr<SsspEngine> make_delta_stepping(const mpi::Comm& comm, const Par
   return std::make_unique<DeltaStepping<vertex_t>>(comm, part, options);
 }
 
-SsspMemory delta_stepping_memory_bytes(double vertices, double tuples, int ranks, double id_bytes) {
+SsspMemory delta_stepping_memory_bytes(double vertices, double tuples, int ranks, double id_bytes,
+                                       const SsspOptions& options) {
   const double n_local = vertices / ranks + 64, m_local = tuples / ranks + 1;
   const WeightedCsrBytes rows = weighted_csr_1d_bytes(vertices, tuples, ranks, id_bytes);
   double bytes = rows.kept;
   // light counts, the round's and bucket's bits; bins (a vertex in about two at a time), a round and the members
   bytes += 4 * n_local + 2 * n_local / 8 + 8 * n_local + 2 * 4 * n_local;
-  // pulling: the open vertices; the replicated bucket (bitmap and word counts over all N, distances)
-  bytes += 8 * n_local + 2 * vertices / 8 + 4 * n_local;
-  // pruning: the finished buckets' bitmap over all N, and a bucket's ids (fewer bytes than it)
-  bytes += 2 * vertices / 8 + 4 * n_local;
+  // pulling (whole replicas only): the open vertices; the replicated bucket (bitmap and word counts
+  // over all N, distances)
+  const bool whole = whole_replicas(options, vertices);
+  if (whole) bytes += 8 * n_local + 2 * vertices / 8 + 4 * n_local;
+  // pruning: the finished vertices' bits, in their form
+  if (options.prune) bytes += FinishedBits<std::uint32_t>::bytes(whole, vertices, ranks);
   // relaxation requests (buckets, sent, received): one piece, plus room for a hub's row that ends it
   bytes += 3 * (2 * id_bytes + 4) * std::min(2 * m_local, 2.0 * exchange::kRelaxRound);
   return {rows.build, bytes};

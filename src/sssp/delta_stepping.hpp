@@ -184,7 +184,7 @@ class DeltaStepping : public SsspEngine {
   // only those with a heavy edge).
   std::int64_t with_edges_ = 0;
   BucketCopy bucket_copy_;  // pulling: the current bucket's members, on every rank
-  FinishedBits<Column> finished_;  // every vertex of the finished buckets (SsspOptions::prune)
+  FinishedBits<Column> finished_;  // the finished buckets' vertices, or hubs (SsspOptions::prune, replicas)
   std::vector<local_t> open_;  // pulling: this rank's vertices with edges not yet settled
   std::vector<Padded<std::vector<local_t>>> still_open_;  // each thread's share of open_ after a pull
   bool open_ready_ = false;
@@ -203,6 +203,7 @@ std::unique_ptr<SsspEngine> make_delta_stepping(const mpi::Comm& comm, const Par
 struct SsspMemory {
   double build = 0, search = 0;
 };
-SsspMemory delta_stepping_memory_bytes(double vertices, double tuples, int ranks, double id_bytes);
+SsspMemory delta_stepping_memory_bytes(double vertices, double tuples, int ranks, double id_bytes,
+                                       const SsspOptions& options);
 
 }  // namespace g500

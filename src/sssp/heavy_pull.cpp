@@ -24,6 +24,8 @@ std::int64_t DeltaStepping<Column>::heavy_entries(std::span<const local_t> fresh
 template <class Column>
 bool DeltaStepping<Column>::pull_heavy(std::int64_t heavy) {
   if (options_.heavy != HeavyDirection::automatic) return options_.heavy == HeavyDirection::pull;
+  // The bucket's copy on every rank is N bits: kept with the whole replicas only.
+  if (!whole_replicas(options_, static_cast<double>(part_.num_vertices()))) return false;
   std::int64_t work[2] = {heavy, with_edges_ - settled_here_};  // entries to push, vertices to pull
   comm_.allreduce_inplace<std::int64_t>(work, mpi::Op::sum);
   return static_cast<double>(work[0]) > kPullEdgesPerUnsettled * static_cast<double>(work[1]);

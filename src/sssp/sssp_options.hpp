@@ -2,6 +2,8 @@
 // How kernel 3 runs (--delta, --sssp-fusion, --sssp-heavy, --sssp-whole-rows, --sssp-tail,
 // --sssp-prune): a plain header, so the harness's options hold it as it is.
 
+#include <cstdint>
+
 namespace g500 {
 
 // The default bucket width. The reference code's 0.1 relaxes light edges round after round in the
@@ -28,7 +30,16 @@ enum class Fusion { automatic, on, off };
 // pushed that follows a pull, once the search has passed its dense buckets.
 enum class WholeRows { automatic, on, off };
 
-// How kernel 3 runs (--delta, --sssp-fusion, --sssp-heavy, --sssp-whole-rows, --sssp-tail, --sssp-prune).
+// What every rank keeps of the search's finished vertices (sssp/finished_bits.hpp): a bit for
+// every vertex (pruning toward any finished vertex; pulling possible, from a copy of each bucket on
+// every rank, sssp/bucket_copy.hpp), or bits for a bounded number of hubs only (pruning toward
+// hubs; heavy edges pushed), which keeps a rank's memory O(N/P). Automatic: whole while its N/8 bytes are at
+// most kWholeReplicaBytes.
+enum class Replicas { automatic, whole, hubs };
+inline constexpr double kWholeReplicaBytes = double(std::int64_t{64} << 20);
+
+// How kernel 3 runs (--delta, --sssp-fusion, --sssp-heavy, --sssp-whole-rows, --sssp-tail,
+// --sssp-prune, --sssp-replicas).
 struct SsspOptions {
   float delta = kDefaultDelta;
   Fusion fusion = Fusion::automatic;
@@ -39,9 +50,16 @@ struct SsspOptions {
   // every edge light until no distance changes, instead of a bucket (and its rounds) each.
   bool tail = true;
   // Relaxations toward vertices of buckets already finished are dropped before they are sent or
-  // offered (they cannot succeed), checked in a bitmap of those vertices on every rank
-  // (sssp/finished_bits.hpp): N/8 bytes a rank.
+  // offered (they cannot succeed), checked in bits of those vertices on every rank
+  // (sssp/finished_bits.hpp, in the form `replicas` says).
   bool prune = true;
+  Replicas replicas = Replicas::automatic;
 };
+
+// Whether a search over `vertices` keeps the whole form (Replicas::automatic made concrete).
+inline bool whole_replicas(const SsspOptions& o, double vertices) {
+  if (o.replicas != Replicas::automatic) return o.replicas == Replicas::whole;
+  return vertices / 8 <= kWholeReplicaBytes;
+}
 
 }  // namespace g500

@@ -63,6 +63,13 @@ void add_options(CLI::App& app, SsspOptions& o) {
                  "SSSP: drop relaxations toward the vertices of buckets already finished (they cannot lower a "
                  "distance) before they are sent, checked in a bitmap of N bits on every rank, or send them all")
       ->transform(on_off())->default_str("on")->group(group);
+  app.add_option("--sssp-replicas", o.replicas,
+                 "SSSP: what every rank keeps of the finished vertices: whole (a bit for every vertex, N/8 bytes: "
+                 "pruning toward any of them, and pulling from a copy of each bucket), hubs (bits for at most 2^16 "
+                 "highest-degree vertices: pruning toward them, heavy edges pushed), or auto: whole while N/8 is at "
+                 "most 64 MiB")
+      ->transform(choice<Replicas>({{"auto", Replicas::automatic}, {"whole", Replicas::whole}, {"hubs", Replicas::hubs}}))
+      ->default_str("auto")->group(group);
 }
 
 void options_to_json(const SsspOptions& o, nlohmann::json& out) {
@@ -72,6 +79,7 @@ void options_to_json(const SsspOptions& o, nlohmann::json& out) {
   out["sssp_prune"] = o.prune;
   out["sssp_heavy"] = std::array{"auto", "push", "pull"}[static_cast<int>(o.heavy)];
   out["sssp_whole_rows"] = std::array{"auto", "on", "off"}[static_cast<int>(o.whole_rows)];
+  out["sssp_replicas"] = std::array{"auto", "whole", "hubs"}[static_cast<int>(o.replicas)];
 }
 
 const SsspOptionGroup kSsspGroup = {add_options, options_to_json};

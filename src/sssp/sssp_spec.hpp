@@ -30,7 +30,7 @@ struct SsspSpec {
   std::unique_ptr<SsspEngine> (*make)(const mpi::Comm& comm, const Partition1D& part, const SsspOptions& options,
                                       bool ids_32_bit);
   // Bytes per rank of the engine's graph while built, and of its graph and state while searching.
-  SsspMemory (*memory_bytes)(double vertices, double tuples, int ranks, double id_bytes);
+  SsspMemory (*memory_bytes)(double vertices, double tuples, int ranks, double id_bytes, const SsspOptions& options);
   const SsspOptionGroup* options;
 };
 
