@@ -17,6 +17,8 @@ platform's links.
   bench/simulate.py weak --platform fat_tree_ib --ranks 64 --link-bw 10Gbps \\
       --configs top-down-2d,top-down-2d-none -o bench/results/scale_lab/compress_10g.json
   bench/simulate.py weak --ranks 64 --config c768 "--bfs top-down-1d --coalescing-size 768" ...
+  bench/simulate.py weak --kernel sssp --ranks 16,64,256 --per-rank 14 --roots 4 \
+      --config whole "--sssp-replicas whole" --config hubs "--sssp-replicas hubs" -o ...
 
 A configuration is a name below (CONFIGS) or one given with --config LABEL "ARGS". --link-bw runs on
 a copy of the platform whose network links (not the nodes' loopback) have that bandwidth.
@@ -83,17 +85,24 @@ def hostfile(ranks, per_node, folder):
     return path
 
 
-def summarize(result):
-    """Mean search time split by phase (the busiest rank's per level, summed), TEPS, bytes."""
-    runs = result["runs"]
-    compute = sum(l["phases"]["compute"]["max"] for r in runs for l in r["levels"]) / len(runs)
-    total = result["statistics"]["time"]["mean"]
-    search = result["traffic"].get("search", {})
+def summarize(result, kernel="bfs"):
+    """Mean search time split by phase (the busiest rank's per level, summed; kernel 2 only), TEPS,
+    bytes: of kernel 2's searches, or with kernel="sssp" of kernel 3's."""
+    if kernel == "sssp":
+        runs, statistics = result["sssp"]["runs"], result["sssp"]["statistics"]
+        search = result["traffic"].get("sssp", {})
+        compute = None
+    else:
+        runs, statistics = result["runs"], result["statistics"]
+        search = result["traffic"].get("search", {})
+        compute = sum(l["phases"]["compute"]["max"] for r in runs for l in r["levels"]) / len(runs)
+    total = statistics["time"]["mean"]
     return {
-        "harmonic_mean_TEPS": result["statistics"]["TEPS"]["harmonic_mean"],
+        "kernel": kernel,
+        "harmonic_mean_TEPS": statistics["TEPS"]["harmonic_mean"],
         "mean_time": total,
         "compute": compute,
-        "communication": max(0.0, total - compute),
+        "communication": None if compute is None else max(0.0, total - compute),
         "bytes_between_nodes_per_search": search.get("bytes_between_nodes", 0) / len(runs),
         "bytes_sent_per_search": search.get("bytes_sent", 0) / len(runs),
         "messages_sent_per_search": search.get("messages_sent", 0) / len(runs),
@@ -121,11 +130,12 @@ def platform_file(platform, link_bw, folder):
     return copy
 
 
-def simulate(platform, ranks, per_node, scale, args, roots, validate, folder, link_bw=None):
+def simulate(platform, ranks, per_node, scale, args, roots, validate, folder, link_bw=None, kernel="bfs"):
     out = os.path.join(folder, "r.json")
     hosts = hostfile(ranks, per_node, folder)
     platform_xml = platform_file(platform, link_bw, folder)
-    g500 = ["--scale", str(scale), "--roots", str(roots), "-q", "--json", out] + args
+    g500 = ["--scale", str(scale), "--roots", str(roots), "-q", "--json", out] + \
+        (["--kernels", "sssp"] if kernel == "sssp" else []) + args
     if not validate:
         g500.append("--skip-validation")
     # SMPI 3.32's ompi selector fails when every rank is on one node (1 rank: "Actor pid=-1 is
@@ -141,7 +151,7 @@ def simulate(platform, ranks, per_node, scale, args, roots, validate, folder, li
         raise SystemExit("failed: %s\n%s" % (" ".join(cmd), p.stderr[-3000:]))
     with open(out) as f:
         result = json.load(f)
-    record = summarize(result)
+    record = summarize(result, kernel)
     record.update({"ranks": ranks, "ranks_per_node": per_node, "scale": scale, "simulation_wall_seconds": wall,
                    "command": " ".join(["smpirun", "-np", str(ranks), "-platform",
                                         benchlib.shown([cmd[4]]) if not link_bw else "%s.xml(links %s)" % (
@@ -181,15 +191,17 @@ def weak(a):
                     scale = a.per_rank + int(round(math.log2(ranks)))
                     validate = ranks <= a.validate_up_to
                     r = simulate(a.platform, ranks, per_node, scale, a.config_args[config], a.roots, validate, tmp,
-                                 a.link_bw)
+                                 a.link_bw, a.kernel)
                     r["config"] = config
                     rows.append(r)
-                    print("%s %-28s %4d ranks (%d a node) SCALE %d: %.3g TEPS, %.3g ms (compute %.3g, comm %.3g), "
+                    split = "" if r["compute"] is None else " (compute %.3g, comm %.3g)" % (
+                        1e3 * r["compute"], 1e3 * r["communication"])
+                    print("%s %-28s %4d ranks (%d a node) SCALE %d: %.3g TEPS, %.3g ms%s, "
                           "%.3g MB between nodes a search%s [%.0f s to simulate]" %
                           (a.platform, config, ranks, per_node, scale, r["harmonic_mean_TEPS"], 1e3 * r["mean_time"],
-                           1e3 * r["compute"], 1e3 * r["communication"], r["bytes_between_nodes_per_search"] / 1e6,
+                           split, r["bytes_between_nodes_per_search"] / 1e6,
                            ", validated" if validate else "", r["simulation_wall_seconds"]), flush=True)
-    return {"kind": "weak scaling (SIMULATED)", "platform": "sim/platforms/%s.xml" % a.platform,
+    return {"kind": "weak scaling (SIMULATED)", "kernel": a.kernel, "platform": "sim/platforms/%s.xml" % a.platform,
             "link_bandwidth": a.link_bw or "as the platform", "ranks_per_node": a.ranks_per_node,
             "vertices_per_rank": 2 ** a.per_rank, "roots": a.roots,
             "configs": {c: " ".join(a.config_args[c]) for c in a.configs}, "rows": rows}
@@ -239,6 +251,8 @@ def main():
                    help='a configuration of your own: a label and g500\'s options, e.g. c768 "--bfs top-down-1d '
                         '--coalescing-size 768"')
     w.add_argument("--roots", type=int, default=8)
+    w.add_argument("--kernel", choices=["bfs", "sssp"], default="bfs",
+                   help="time kernel 2 (BFS) or kernel 3 (SSSP, run as --kernels sssp)")
     w.add_argument("--validate-up-to", type=int, default=16, help="validate every search up to this many ranks")
     w.add_argument("--append", action="store_true",
                    help="add these rows to the --output record of an earlier run of the same platform and size")

@@ -30,12 +30,7 @@ template <class Column>
 DeltaStepping<Column>::DeltaStepping(const mpi::Comm& comm, const Partition1D& part, SsspOptions options)
     : comm_(comm), part_(part), options_(options), per_delta_(1.0 / static_cast<double>(options.delta)),
       csr_{part, {}, {}}, bins_(omp_get_max_threads()), shares_(omp_get_max_threads()),
-      requests_(comm.size(), omp_get_max_threads(), "sssp.relaxations") {
-  if (options.heavy == HeavyDirection::pull && !whole_replicas(options, static_cast<double>(part.num_vertices()))) {
-    throw UserError("--sssp-heavy pull needs --sssp-replicas whole (each bucket copied onto every rank, N/8 bytes); "
-                    "with hubs only, heavy edges are pushed");
-  }
-}
+      requests_(comm.size(), omp_get_max_threads(), "sssp.relaxations") {}
 
 template <class Column>
 void DeltaStepping<Column>::build(const EdgeSource& source) {
@@ -310,7 +305,7 @@ void DeltaStepping<Column>::relax_light(std::int64_t b, const BucketPlan& plan, 
 template <class Column>
 bool DeltaStepping<Column>::relax_heavy(std::int64_t b, std::span<const local_t> fresh, Counts& heavy) {
   const std::int64_t heavy_here = heavy_entries(fresh);
-  if (pull_heavy(heavy_here)) {
+  if (pull_heavy(b, fresh, heavy_here)) {
     pull(b, fresh, heavy);
     return true;
   }
@@ -332,7 +327,7 @@ void DeltaStepping<Column>::record_bucket(BucketRecord& rec, const Counts& light
   rec.heavy_relaxations = heavy.relaxations;
   rec.useful_relaxations = light.useful + heavy.useful;
   rec.pruned_relaxations = light.pruned + heavy.pruned;
-  rec.bytes_sent = (light.remote + heavy.remote) * static_cast<std::int64_t>(sizeof(Relaxation));
+  rec.bytes_sent = (light.remote + heavy.remote) * static_cast<std::int64_t>(sizeof(Relaxation)) + heavy.asked_bytes;
   rec.seconds = seconds;
   if (profile) profile->push_back(rec);
   // WholeRows::automatic's measure: past the peak once a pushed bucket follows a pulled one (every
@@ -412,10 +407,14 @@ SsspMemory delta_stepping_memory_bytes(double vertices, double tuples, int ranks
   double bytes = rows.kept;
   // light counts, the round's and bucket's bits; bins (a vertex in about two at a time), a round and the members
   bytes += 4 * n_local + 2 * n_local / 8 + 8 * n_local + 2 * 4 * n_local;
-  // pulling (whole replicas only): the open vertices; the replicated bucket (bitmap and word counts
-  // over all N, distances)
+  // pulling: the open vertices and the replicated bucket (bitmap and word counts over all N,
+  // distances) with whole replicas,
+  // or (hubs) by asking: the open vertices twice (before and after a pull), and a piece's
+  // questions and replies with what the OwnerQuery holds for them (an owner, a slot, the questions
+  // ordered and received, answers and replies back)
   const bool whole = whole_replicas(options, vertices);
   if (whole) bytes += 8 * n_local + 2 * vertices / 8 + 4 * n_local;
+  else bytes += 2 * 8 * n_local + (4 + 8 + 3 * id_bytes + 3 * 4) * static_cast<double>(exchange::kRelaxRound);
   // pruning: the finished vertices' bits, in their form
   if (options.prune) bytes += FinishedBits<std::uint32_t>::bytes(whole, vertices, ranks);
   // relaxation requests (buckets, sent, received): one piece, plus room for a hub's row that ends it

@@ -17,6 +17,7 @@
 #include "core/padded.hpp"
 #include "core/types.hpp"
 #include "exchange/owner_buckets.hpp"
+#include "exchange/owner_query.hpp"
 #include "graph/weighted_csr.hpp"
 #include "sssp/bins.hpp"
 #include "sssp/labels.hpp"
@@ -74,6 +75,7 @@ class DeltaStepping : public SsspEngine {
     // remote: queued for other ranks; pruned: dropped, their target's bucket being finished;
     // reached: vertices given their first distance
     std::int64_t relaxations = 0, useful = 0, remote = 0, pruned = 0, reached = 0;
+    std::int64_t asked_bytes = 0;  // a pull by asking: questions to other ranks and their replies
   };
   // Buckets by multiplying (a division per vertex and scan cost more than the scan itself). A
   // distance past kLastBucket widths (a tiny delta makes that any distance at all) goes to the
@@ -130,9 +132,9 @@ class DeltaStepping : public SsspEngine {
                                Counts& counts, const std::function<void()>& before_last_exchange);
   // This rank's heavy entries of `fresh`.
   std::int64_t heavy_entries(std::span<const local_t> fresh) const;
-  // Whether to pull the heavy edges of `fresh`, this rank's newly settled vertices, which hold
-  // `heavy` heavy entries. Collective.
-  bool pull_heavy(std::int64_t heavy);
+  // Whether to pull the heavy edges of bucket b's `fresh`, this rank's newly settled vertices,
+  // which hold `heavy` heavy entries. Collective.
+  bool pull_heavy(std::int64_t b, std::span<const local_t> fresh, std::int64_t heavy);
   // The best offer the bucket's members make v through its heavy entries [begin, end), whose
   // lightest cannot offer less than `lowest` + w; counts the entries examined.
   struct PullOffer {
@@ -144,8 +146,15 @@ class DeltaStepping : public SsspEngine {
   // The first pull of a search: every vertex with a heavy edge may still gain, into open_.
   void list_open_vertices(int threads);
   // The heavy relaxations from bucket b's settled vertices `fresh`, pulled (sssp/heavy_pull.cpp,
-  // with heavy_entries and pull_heavy). Collective.
+  // with heavy_entries and pull_heavy): from the bucket's copy on every rank (whole replicas), or
+  // by asking the owners of the heavy neighbours that could still offer less (hubs). Collective.
   void pull(std::int64_t b, std::span<const local_t> fresh, Counts& counts);
+  void pull_by_asking(std::int64_t b, Counts& counts);
+  // The end of v's heavy entries through which a vertex at `lowest` could offer less than dv
+  // (rows ascend by weight).
+  edge_count_t pull_end(local_t v, float lowest, float dv) const;
+  // The open vertices' heavy entries that a pull by asking asks about, this rank's.
+  std::int64_t asked_entries(std::int64_t b, float lowest) const;
   // Each record's counts summed over the ranks (fused rounds: the most any rank took). Collective.
   void sum_over_ranks(std::span<BucketRecord> records) const;
   // Splits `from`, holding `entries` entries, into pieces of about kRelaxRound entries each (a
@@ -189,6 +198,12 @@ class DeltaStepping : public SsspEngine {
   std::vector<Padded<std::vector<local_t>>> still_open_;  // each thread's share of open_ after a pull
   bool open_ready_ = false;
   bool pulled_before_ = false, past_peak_ = false;  // WholeRows::automatic's measure, this search
+  // Pulling by asking (hubs replicas): the least distance among the bucket's fresh members, and
+  // the owners asked for their members' distances (a distance, or infinity for a non-member).
+  float asked_lowest_ = 0;
+  exchange::OwnerQuery<Column, float, Partition1D> asker_{comm_, part_};
+  std::vector<Column> questions_;
+  std::vector<float> replies_;
 };
 
 // Entries to push per unsettled vertex above which pulling costs less: with most pushed entries

@@ -22,17 +22,53 @@ std::int64_t DeltaStepping<Column>::heavy_entries(std::span<const local_t> fresh
 }
 
 template <class Column>
-bool DeltaStepping<Column>::pull_heavy(std::int64_t heavy) {
-  if (options_.heavy != HeavyDirection::automatic) return options_.heavy == HeavyDirection::pull;
-  // The bucket's copy on every rank is N bits: kept with the whole replicas only.
-  if (!whole_replicas(options_, static_cast<double>(part_.num_vertices()))) return false;
-  std::int64_t work[2] = {heavy, with_edges_ - settled_here_};  // entries to push, vertices to pull
+bool DeltaStepping<Column>::pull_heavy(std::int64_t b, std::span<const local_t> fresh, std::int64_t heavy) {
+  const bool whole = whole_replicas(options_, static_cast<double>(part_.num_vertices()));
+  if (options_.heavy == HeavyDirection::push) return false;
+  if (options_.heavy == HeavyDirection::automatic) {
+    std::int64_t work[2] = {heavy, with_edges_ - settled_here_};  // entries to push, vertices to pull
+    comm_.allreduce_inplace<std::int64_t>(work, mpi::Op::sum);
+    if (static_cast<double>(work[0]) <= kPullEdgesPerUnsettled * static_cast<double>(work[1])) return false;
+    if (whole) return true;
+  }
+  if (whole) return true;  // --sssp-heavy pull
+  // Asking the owners costs a question and a reply an entry asked about, as a push costs a
+  // request an entry pushed: pull when it asks about fewer entries than a push would send.
+  float lowest = std::numeric_limits<float>::infinity();
+  for (const local_t v : fresh) lowest = std::min(lowest, labels_.dist(v));
+  asked_lowest_ = comm_.allreduce(lowest, mpi::Op::min);
+  if (!open_ready_) list_open_vertices(omp_get_max_threads());
+  std::int64_t work[2] = {heavy, asked_entries(b, asked_lowest_)};
   comm_.allreduce_inplace<std::int64_t>(work, mpi::Op::sum);
-  return static_cast<double>(work[0]) > kPullEdgesPerUnsettled * static_cast<double>(work[1]);
+  return work[1] < work[0];
+}
+
+template <class Column>
+edge_count_t DeltaStepping<Column>::pull_end(local_t v, float lowest, float dv) const {
+  edge_count_t lo = csr_.offsets[v] + light_[v], hi = csr_.offsets[v + 1];
+  while (lo < hi) {  // the first entry whose weight from `lowest` offers no less than dv
+    const edge_count_t mid = lo + (hi - lo) / 2;
+    if (lowest + csr_.weight(mid) > dv) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+template <class Column>
+std::int64_t DeltaStepping<Column>::asked_entries(std::int64_t b, float lowest) const {
+  std::int64_t entries = 0;
+#pragma omp parallel for schedule(static) reduction(+ : entries)
+  for (std::size_t i = 0; i < open_.size(); ++i) {
+    const local_t v = open_[i];
+    const float dv = labels_.dist(v);
+    if (bucket_of(dv) > b) entries += pull_end(v, lowest, dv) - (csr_.offsets[v] + light_[v]);
+  }
+  return entries;
 }
 
 template <class Column>
 void DeltaStepping<Column>::list_open_vertices(int threads) {
+  if (static_cast<int>(still_open_.size()) < threads) still_open_.resize(threads);
 #pragma omp parallel num_threads(threads)
   {
     std::vector<local_t>& mine = still_open_[omp_get_thread_num()].value;
@@ -70,6 +106,7 @@ typename DeltaStepping<Column>::PullOffer DeltaStepping<Column>::best_pull_offer
 
 template <class Column>
 void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh, Counts& counts) {
+  if (!whole_replicas(options_, static_cast<double>(part_.num_vertices()))) return pull_by_asking(b, counts);
   bucket_copy_.gather(comm_, part_, fresh, [&](local_t v) { return labels_.dist(v); });
   const float lowest = bucket_copy_.lowest();
   // Each thread keeps its contiguous share's vertices still open after a pull, in order.
@@ -123,10 +160,80 @@ void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh,
   counts.reached += reached;
 }
 
+// Pulling without a copy of the bucket: each open vertex asks the owners of its heavy neighbours
+// that could still offer less than it has (those within its distance of the bucket's nearest
+// member, a prefix of its heavy row) for their distance if they are members of the bucket (settled
+// in it: in_bucket_), in pieces of about kRelaxRound questions, each rank as many as the busiest;
+// then takes the best offer as the copy's pull does. Memory: a piece's questions and replies.
+template <class Column>
+void DeltaStepping<Column>::pull_by_asking(std::int64_t b, Counts& counts) {
+  const float lowest = asked_lowest_;
+  const auto heavy_begin = [&](local_t v) { return csr_.offsets[v] + light_[v]; };
+  const auto asks = [&](local_t v) -> std::int64_t {
+    const float dv = labels_.dist(v);
+    return bucket_of(dv) > b ? pull_end(v, lowest, dv) - heavy_begin(v) : 0;
+  };
+  std::vector<std::size_t> ends;
+  exchange::piece_ends(open_.size(), [&](std::size_t i) { return asks(open_[i]); }, exchange::kRelaxRound, ends);
+  const std::int64_t pieces = comm_.allreduce<std::int64_t>(static_cast<std::int64_t>(ends.size()), mpi::Op::max);
+  std::vector<local_t> still_open;
+  std::int64_t asked = 0, remote = 0, useful = 0, reached = 0;
+  const int me = comm_.rank();
+  for (std::int64_t p = 0; p < pieces; ++p) {
+    const auto [lo, hi] = exchange::piece_range(ends, p);
+    questions_.clear();
+    for (std::size_t i = lo; i < hi; ++i) {
+      const local_t v = open_[i];
+      for (edge_count_t k = heavy_begin(v), end = heavy_begin(v) + asks(v); k < end; ++k) {
+        questions_.push_back(csr_.column(k));
+        remote += part_.owner(static_cast<vertex_t>(csr_.column(k))) != me;
+      }
+    }
+    replies_.resize(questions_.size());
+    asker_.ask(
+        std::span<const Column>(questions_), std::span<float>(replies_), [](Column u) { return static_cast<vertex_t>(u); },
+        [&](Column u) {
+          const local_t lu = part_.to_local(static_cast<vertex_t>(u));
+          return in_bucket_.test(lu) ? labels_.dist(lu) : std::numeric_limits<float>::infinity();
+        });
+    asked += static_cast<std::int64_t>(questions_.size());
+    // Each vertex's best offer, in the order of Labels::offer: least (distance, flat, parent).
+    std::size_t q = 0;
+    for (std::size_t i = lo; i < hi; ++i) {
+      const local_t v = open_[i];
+      const float dv = labels_.dist(v);
+      const bool open = bucket_of(dv) > b;
+      PullOffer best;
+      for (edge_count_t k = heavy_begin(v), end = heavy_begin(v) + asks(v); k < end; ++k, ++q) {
+        const float du = replies_[q], d = du + csr_.weight(k);
+        const bool flat = is_flat(du, d);
+        const vertex_t u = static_cast<vertex_t>(csr_.column(k));
+        if (d < best.dist || (d == best.dist && (flat < best.flat || (flat == best.flat && u < best.parent)))) {
+          best = {d, u, flat};
+        }
+      }
+      if (best.parent >= 0) {
+        if (const Offered offered = labels_.offer(v, best.dist, static_cast<Column>(best.parent), best.flat)) {
+          ++useful;
+          reached += offered == kReached;
+          bins_.push(0, bucket_of(best.dist), v);
+        }
+      }
+      if (open && bucket_of(std::min(best.dist, dv)) > b) still_open.push_back(v);
+    }
+  }
+  // Vertices of pieces this rank did not have (none) keep their place: every open vertex was in one.
+  open_.swap(still_open);
+  counts.relaxations += asked;
+  counts.useful += useful;
+  counts.reached += reached;
+  counts.asked_bytes += remote * static_cast<std::int64_t>(sizeof(Column) + sizeof(float));
+}
+
 template std::int64_t DeltaStepping<std::uint32_t>::heavy_entries(std::span<const local_t>) const;
 template std::int64_t DeltaStepping<vertex_t>::heavy_entries(std::span<const local_t>) const;
-template bool DeltaStepping<std::uint32_t>::pull_heavy(std::int64_t);
-template bool DeltaStepping<vertex_t>::pull_heavy(std::int64_t);
+template bool DeltaStepping<std::uint32_t>::pull_heavy(std::int64_t, std::span<const local_t>, std::int64_t);
+template bool DeltaStepping<vertex_t>::pull_heavy(std::int64_t, std::span<const local_t>, std::int64_t);
 template void DeltaStepping<std::uint32_t>::pull(std::int64_t, std::span<const local_t>, Counts&);
 template void DeltaStepping<vertex_t>::pull(std::int64_t, std::span<const local_t>, Counts&);
 

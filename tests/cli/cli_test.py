@@ -212,8 +212,6 @@ class BadInput(unittest.TestCase):
                     self.assert_clean_error(["--input", path, "--roots", "2", "-q"], expect, np=3)
             unweighted = write("plain.txt", good)
             self.assert_clean_error(["--input", unweighted, "--kernels", "sssp", "-q"], "needs edge weights", np=2)
-            self.assert_clean_error(["--scale", "8", "--kernels", "sssp", "--sssp-replicas", "hubs", "--sssp-heavy",
-                                     "pull", "-q"], "--sssp-heavy pull needs --sssp-replicas whole", np=2)
             self.assert_clean_error(["--input", unweighted, "--scale", "8", "-q"], "--scale excludes --input")
             self.assert_clean_error(["--input", unweighted, "--format", "csv", "-q"], "--format")
             self.assert_clean_error(["--input", unweighted, "--root", "300", "-q"], "root 300 is not a vertex", np=2)

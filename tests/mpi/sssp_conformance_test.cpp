@@ -23,6 +23,7 @@ std::vector<std::vector<std::string>> every_mode() {
   for (const char* tail : {"on", "off"}) modes.push_back({"--sssp-tail", tail});
   for (const char* prune : {"on", "off"}) modes.push_back({"--sssp-prune", prune});
   for (const char* replicas : {"auto", "whole", "hubs"}) modes.push_back({"--sssp-replicas", replicas});
+  modes.push_back({"--sssp-replicas", "hubs", "--sssp-heavy", "pull", "--sssp-fusion", "on"});
   for (const char* delta : {"0.1", "1e-3", "2"}) modes.push_back({"--delta", delta});
   modes.push_back({"--sssp-heavy", "pull", "--sssp-fusion", "on", "--sssp-prune", "off", "--sssp-tail", "off"});
   return modes;

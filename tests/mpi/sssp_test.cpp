@@ -162,6 +162,9 @@ INSTANTIATE_TEST_SUITE_P(Sssp, DeltaSteppingTest,
                                            Setting{0.1f, 2, Fusion::off, HeavyDirection::automatic, true, true, WholeRows::automatic, Replicas::hubs},
                                            Setting{0.01f, 1, Fusion::on, HeavyDirection::push, false, true, WholeRows::on, Replicas::hubs},
                                            Setting{0.01f, 2, Fusion::automatic, HeavyDirection::automatic, true, true, WholeRows::automatic, Replicas::hubs},
+                                           // and pulled by asking the owners
+                                           Setting{0.1f, 2, Fusion::off, HeavyDirection::pull, true, true, WholeRows::automatic, Replicas::hubs},
+                                           Setting{0.01f, 1, Fusion::on, HeavyDirection::pull, false, false, WholeRows::off, Replicas::hubs},
                                            // the extremes --delta accepts: every distance past the
                                            // last bucket's start, or all in the first
                                            Setting{1e-30f, 1}, Setting{FLT_MIN, 2}, Setting{FLT_MAX, 1}));
