@@ -19,6 +19,8 @@ struct DirectionOptions {
   double beta = 18.0;   // bottom-up -> top-down when the frontier shrinks below N / beta
 };
 
+enum class DegreeOrder { automatic, on, off };
+
 // Bottom-up steps (group "bottom-up").
 struct BottomUpOptions {
   int summary_granularity = 64;  // frontier bits per summary bit
@@ -27,8 +29,11 @@ struct BottomUpOptions {
   // far larger than the cache is the case it was made for.
   bool summary_check = false;
   // hybrid-1d: each rank's vertices renumbered by decreasing degree within windows of 32768
-  // (graph/window_order.hpp); parents go back to the original ids inside the timed search.
-  bool degree_order = true;
+  // (graph/window_order.hpp); parents go back to the original ids inside the timed search, through
+  // a table of every vertex's move (2 bytes a vertex on every rank). Automatic: on while a rank's
+  // arcs are at least the vertices (the rows' sort gathers every vertex's record then anyway;
+  // graph/csr_1d.hpp's neighbour_keys_by_entry), off past that, where the table would grow with N.
+  DegreeOrder degree_order = DegreeOrder::automatic;
 };
 
 // Asynchronous top-down steps (group "coalescing"): queries gathered per destination before a

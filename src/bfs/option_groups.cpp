@@ -1,3 +1,4 @@
+#include <array>
 #include "bfs/option_groups.hpp"
 
 #include "core/cli.hpp"
@@ -45,8 +46,12 @@ const OptionGroup kBottomUpGroup = {
                    "hybrid-1d: row scans test the summary before each frontier bit")
           ->group("Bottom-up steps");
       app.add_option("--degree-order", o.bottom_up.degree_order,
-                     "hybrid-1d: renumber each rank's vertices by decreasing degree within windows of 32768 (on|off)")
-          ->transform(on_off())->default_str("on")->group("Bottom-up steps");
+                     "hybrid-1d: renumber each rank's vertices by decreasing degree within windows of 32768 (a table "
+                     "of 2 bytes a vertex on every rank); auto: on while a rank holds at least as many arcs as there "
+                     "are vertices")
+          ->transform(choice<DegreeOrder>({{"auto", DegreeOrder::automatic}, {"on", DegreeOrder::on},
+                                           {"off", DegreeOrder::off}}))
+          ->default_str("auto")->group("Bottom-up steps");
     },
     [](const BfsOptions& o) {
       const int g = o.bottom_up.summary_granularity;
@@ -57,7 +62,7 @@ const OptionGroup kBottomUpGroup = {
     [](const BfsOptions& o, nlohmann::json& out) {
       out["summary_granularity"] = o.bottom_up.summary_granularity;
       out["summary_check"] = o.bottom_up.summary_check;
-      out["degree_order"] = o.bottom_up.degree_order;
+      out["degree_order"] = std::array{"auto", "on", "off"}[static_cast<int>(o.bottom_up.degree_order)];
     },
 };
 

@@ -59,14 +59,36 @@ enum class RowOrder {
 // With `renumber` (rows by neighbour degree only), the block is also put in degree order within
 // windows (graph/window_order.hpp), the order is written there, and rows and entries use the new
 // numbering.
+//
+// Rows by neighbour degree read each neighbour's record (its code, and its move when renumbered)
+// from a table of every vertex's, gathered on every rank, or by entry, asked of its owner
+// (`keys`; automatic: neighbour_keys_by_entry). The rows come out the same.
+enum class NeighbourKeys { automatic, table, by_entry };
 template <class Column>
 Csr1D<Column> build_csr_1d(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
                            RowOrder order = RowOrder::by_id, std::int64_t round = exchange::kBuildRound,
-                           WindowOrder* renumber = nullptr, ArcSketch* sketch = nullptr);
+                           WindowOrder* renumber = nullptr, ArcSketch* sketch = nullptr,
+                           NeighbourKeys keys = NeighbourKeys::automatic);
 
 // The first pass's counts of a 1D build over `part` from a usable sketch of the same source (every
 // block of 2^tag_bits rows, tag_bits >= 6, is whole words); the sketch is released once read.
 rows::BlockCounts block_counts_from(ArcSketch& sketch, const Partition1D& part);
+
+// Whether rows by neighbour degree take each entry's neighbour record from its owner (kept by
+// entry) rather than a table of every vertex's: where a rank's entries (`arcs`, duplicates
+// included) are fewer than the vertices.
+inline bool neighbour_keys_by_entry(double vertices, double arcs) { return arcs < vertices; }
+// Questions a rank asks at once while its entries' records are asked of their owners.
+inline constexpr std::int64_t kNeighbourKeyRound = std::int64_t{1} << 20;
+// Bytes a rank holds for the records while its rows are sorted by neighbour degree (`record`: 1
+// byte, 3 renumbered): every vertex's and its block's, or by entry a byte an entry, its block's,
+// and a round of questions with what OwnerQuery keeps for them.
+inline double neighbour_key_bytes(double vertices, double tuples, int ranks, double record, double id_bytes) {
+  const double n_local = vertices / ranks + 64, arcs = 2 * tuples / ranks;
+  if (!neighbour_keys_by_entry(vertices, arcs)) return record * (vertices + n_local);
+  return arcs + record * n_local +
+         (4 + 8 + 2 * id_bytes + 3 * record) * std::min(arcs, static_cast<double>(kNeighbourKeyRound));
+}
 
 // Peak bytes per rank while build_csr_1d runs, for the engines' memory estimates: the rows (with
 // the room duplicates took), offsets (the cursors while rows fill) and degrees, and one round's
@@ -77,13 +99,14 @@ inline double csr_1d_build_bytes(double vertices, double tuples, int ranks, doub
   return id_bytes * 2 * m_local + 2 * 8 * n_local + 16 * round + 4 * 2 * 2 * id_bytes * round;
 }
 
-// What renumbering adds to the build: the two local maps, every vertex's delta, and per thread a
-// window's entries (taken as four times the average window's: hubs crowd some) and offsets.
+// What renumbering adds to the build: the two local maps, and per thread a window's entries (taken
+// as four times the average window's: hubs crowd some) and offsets. (The moves that travel with
+// the neighbours' codes are neighbour_key_bytes's.)
 inline double window_order_build_bytes(double vertices, double tuples, int ranks, double id_bytes, int threads) {
   const double n_local = vertices / ranks + 64, m_local = tuples / ranks + 1;
   const double window = static_cast<double>(WindowOrder::kWindow);
   const double entries = std::min(2 * m_local, 4 * 2 * m_local * window / n_local);
-  return 2 * 2 * n_local + 2 * vertices + threads * (id_bytes * entries + 8 * (window + 1));
+  return 2 * 2 * n_local + threads * (id_bytes * entries + 8 * (window + 1));
 }
 
 }  // namespace g500

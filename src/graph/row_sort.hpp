@@ -31,13 +31,13 @@ void close_up_rows(big_vector<edge_count_t>& offsets, big_vector<Column>& column
   release_spare_capacity(columns);
 }
 
-// Sorts each row by key_of(entry), drops entries whose keys repeat (copies of one neighbour) and
-// slides the rows together. Integer keys go by vectorised sort (core/key_sort.hpp). When a key
-// reads a table at random (a neighbour's degree code), prefetch(entry) is called a few entries
-// ahead.
-template <class Column, class Key, class KeyOf, class EntryOf, class Prefetch = void (*)(Column)>
-void sort_rows_by_key(big_vector<edge_count_t>& offsets, big_vector<Column>& columns, KeyOf&& key_of,
-                      EntryOf&& entry_of, Prefetch&& prefetch = [](Column) {}) {
+// Sorts each row by key_at(k), entry k's key, drops entries whose keys repeat (copies of one
+// neighbour) and slides the rows together. Integer keys go by vectorised sort (core/key_sort.hpp).
+// When a key reads a table at random (a neighbour's degree code), prefetch_at(k) is called a few
+// entries ahead.
+template <class Column, class Key, class KeyAt, class EntryOf, class PrefetchAt>
+void sort_rows_by_entry_key(big_vector<edge_count_t>& offsets, big_vector<Column>& columns, KeyAt&& key_at,
+                            EntryOf&& entry_of, PrefetchAt&& prefetch_at) {
   // Far ahead: the table is N entries, past L2, and a short distance leaves the loop waiting on
   // its reads (docs/tuning.md).
   constexpr edge_count_t kPrefetchDistance = 128;
@@ -51,8 +51,8 @@ void sort_rows_by_key(big_vector<edge_count_t>& offsets, big_vector<Column>& col
     for (local_t i = 0; i < n_rows; ++i) {
       keyed.clear();
       for (edge_count_t k = offsets[i]; k < offsets[i + 1]; ++k) {
-        if (k + kPrefetchDistance < n_entries) prefetch(columns[k + kPrefetchDistance]);
-        keyed.push_back(key_of(columns[k]));
+        if (k + kPrefetchDistance < n_entries) prefetch_at(k + kPrefetchDistance);
+        keyed.push_back(key_at(k));
       }
       if constexpr (std::is_integral_v<Key>) sort_keys(keyed);
       else std::sort(keyed.begin(), keyed.end());
@@ -67,6 +67,16 @@ void sort_rows_by_key(big_vector<edge_count_t>& offsets, big_vector<Column>& col
     }
   }
   close_up_rows(offsets, columns, kept);
+}
+
+// sort_rows_by_entry_key with each entry's key from its value: key_of(entry), prefetch(entry).
+template <class Column, class Key, class KeyOf, class EntryOf, class Prefetch = void (*)(Column)>
+void sort_rows_by_key(big_vector<edge_count_t>& offsets, big_vector<Column>& columns, KeyOf&& key_of,
+                      EntryOf&& entry_of, Prefetch&& prefetch = [](Column) {}) {
+  const Column* entries = columns.data();
+  sort_rows_by_entry_key<Column, Key>(
+      offsets, columns, [&](edge_count_t k) { return key_of(entries[k]); }, entry_of,
+      [&](edge_count_t k) { prefetch(entries[k]); });
 }
 
 // Each row sorted by value, duplicates dropped.

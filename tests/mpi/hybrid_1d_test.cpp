@@ -42,7 +42,7 @@ TEST_P(Hybrid1DSetting, SearchesValidateAndMatchSerialLevels) {
   options.direction = {s.alpha, s.beta};
   options.bottom_up.summary_granularity = s.granularity;
   options.bottom_up.summary_check = s.summary_check;
-  options.bottom_up.degree_order = s.degree_order;
+  options.bottom_up.degree_order = s.degree_order ? DegreeOrder::on : DegreeOrder::off;
   options.exchange_round = s.exchange_round;
   auto engine = find_engine("hybrid-1d").make(EngineContext{world, part, options});
   engine->build(source);

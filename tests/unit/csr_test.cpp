@@ -82,6 +82,35 @@ TYPED_TEST(Csr1DTest, RowsOrderedByNeighbourDegree) {
   }
 }
 
+// Neighbour records asked of their owners entry by entry (past a few dozen ranks) give the rows
+// the gathered table gives, plain and renumbered, with rounds short or long.
+TYPED_TEST(Csr1DTest, NeighbourKeysByEntryAsTheTable) {
+  const mpi::Comm world = mpi::Comm::world();
+  const KroneckerGenerator gen(16, 2, 9);
+  const SliceSource source = source_of(all_edges(gen), world);
+  const Partition1D part(gen.num_vertices(), world.size(), world.rank());
+  for (bool renumbered : {false, true}) {
+    for (std::int64_t round : {std::int64_t{3000}, std::int64_t{1} << 22}) {
+      WindowOrder a_order, b_order;
+      const Csr1D<TypeParam> table =
+          build_csr_1d<TypeParam>(source, part, world, RowOrder::by_neighbour_degree, round,
+                                  renumbered ? &a_order : nullptr, nullptr, NeighbourKeys::table);
+      const Csr1D<TypeParam> by_entry =
+          build_csr_1d<TypeParam>(source, part, world, RowOrder::by_neighbour_degree, round,
+                                  renumbered ? &b_order : nullptr, nullptr, NeighbourKeys::by_entry);
+      ASSERT_EQ(table.local_entries(), by_entry.local_entries());
+      ASSERT_TRUE(std::equal(table.offsets.begin(), table.offsets.end(), by_entry.offsets.begin(),
+                             by_entry.offsets.end()));
+      ASSERT_TRUE(std::equal(table.columns.begin(), table.columns.begin() + table.local_entries(),
+                             by_entry.columns.begin()))
+          << (renumbered ? "renumbered" : "plain") << " round " << round;
+    }
+  }
+  // The automatic choice: by entry once a rank's arcs are fewer than the vertices.
+  EXPECT_FALSE(neighbour_keys_by_entry(1 << 20, 1 << 21));
+  EXPECT_TRUE(neighbour_keys_by_entry(1 << 20, 1 << 19));
+}
+
 // Renumbered (hybrid-1d's --degree-order): each window of a rank's block is a permutation
 // of itself, ordered by decreasing class of arc count with ties in their old order, and each row
 // is the old vertex's neighbours in new ids, ordered by neighbour degree then new id.

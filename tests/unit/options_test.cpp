@@ -165,7 +165,7 @@ TEST(Options, ChoicesTakeTheirWordsOnly) {
       {{"--ids", "1"}, "--ids: must be auto|32|64, got '1'"},
       {{"--input", "g.mtx", "--relabel", "foo"}, "--relabel: must be auto|on|off, got 'foo'"},
       {{"--input", "g.mtx", "--relabel", "0"}, "--relabel: must be auto|on|off, got '0'"},
-      {{"--degree-order", "1"}, "--degree-order: must be on|off, got '1'"},
+      {{"--degree-order", "1"}, "--degree-order: must be auto|on|off, got '1'"},
       {{"--output", "t.txt", "--output-format", "1"}, "--output-format: must be text|binary, got '1'"},
       {{"--bfs", "hybrid-2d", "--compress", "0"}, "--compress: must be vlq|none, got '0'"},
       {{"--kernels", "dfs"}, "--kernels: must be bfs|sssp, got 'dfs'"},
@@ -173,7 +173,7 @@ TEST(Options, ChoicesTakeTheirWordsOnly) {
   for (const auto& [args, expect] : refused) EXPECT_EQ(error_of(args), expect);
   const Command c = parse({"--ids", "32", "--degree-order", "off", "--output", "t.txt", "--output-format", "binary"});
   EXPECT_EQ(c.run.bfs.ids, IdWidth::bits32);
-  EXPECT_FALSE(c.run.bfs.bottom_up.degree_order);
+  EXPECT_EQ(c.run.bfs.bottom_up.degree_order, DegreeOrder::off);
   EXPECT_TRUE(c.run.output_binary);
   EXPECT_EQ(parse({"--input", "g.mtx", "--relabel", "off"}).run.relabel, Relabel::off);
 }

@@ -15,19 +15,26 @@
 namespace g500 {
 namespace {
 
+// Whether a graph of `vertices` and `tuples` on `ranks` is renumbered (BottomUpOptions::degree_order).
+bool renumbered(const BfsOptions& options, double vertices, double tuples, int ranks) {
+  if (options.bottom_up.degree_order != DegreeOrder::automatic) return options.bottom_up.degree_order == DegreeOrder::on;
+  return !neighbour_keys_by_entry(vertices, 2 * tuples / ranks);
+}
+
 EngineMemory hybrid_1d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
   // A relay arrangement that does not fit the rank count is refused here, before any work.
   if (!options.node.relay.empty()) parse_grid(options.node.relay, shape.ranks, "--relay");
   const double id = id_bytes(options, shape.vertices);
   const double n_local = shape.vertices / shape.ranks + 64, m_local = shape.tuples / shape.ranks + 1;
-  const bool ordered = options.bottom_up.degree_order;
+  const bool ordered = renumbered(options, shape.vertices, shape.tuples, shape.ranks);
   // Kernel 1: the rows with the room duplicates took, their cursors and one round's buffers; then
-  // the window order's maps, and the row sort's table of every vertex's code (and move) with this
-  // block's part of it and a long row's keys.
+  // the window order's maps, and the row sort's records of the neighbours (a table of every
+  // vertex's code and move, or a byte an entry asked in rounds) and a long row's keys.
   EngineMemory need;
   need.build = csr_1d_build_bytes(shape.vertices, shape.tuples, shape.ranks, id);
   if (ordered) need.build += window_order_build_bytes(shape.vertices, shape.tuples, shape.ranks, id, omp_get_max_threads());
-  need.build += (ordered ? 3 : 1) * (shape.vertices + n_local) + 2 * 8 * std::min(2 * m_local, static_cast<double>(exchange::kBuildRound));
+  need.build += neighbour_key_bytes(shape.vertices, shape.tuples, shape.ranks, ordered ? 3 : 1, id) +
+                2 * 8 * std::min(2 * m_local, static_cast<double>(exchange::kBuildRound));
   // Searching: the rows (duplicates dropped: counted as if none were), offsets, first neighbours
   // (and in original ids, with every vertex's move back, when ordered), bitmaps, and the top-down
   // queue and its finds: a vertex joins at most one top-down step, and those run while the
@@ -68,7 +75,8 @@ Hybrid1D<Column>::Hybrid1D(const EngineContext& context)
 
 template <class Column>
 void Hybrid1D<Column>::build(const EdgeSource& source) {
-  ordered_ = options_.bottom_up.degree_order;
+  ordered_ = renumbered(options_, static_cast<double>(part_.num_vertices()),
+                        static_cast<double>(source.global_tuples()), comm_.size());
   csr_ = build_csr_1d<Column>(source, part_, comm_, RowOrder::by_neighbour_degree, exchange::kBuildRound,
                               ordered_ ? &order_ : nullptr, std::exchange(arc_sketch_, nullptr));
   if (ordered_) {
