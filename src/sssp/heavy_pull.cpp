@@ -23,21 +23,22 @@ std::int64_t DeltaStepping<Column>::heavy_entries(std::span<const local_t> fresh
 
 template <class Column>
 bool DeltaStepping<Column>::pull_heavy(std::int64_t b, std::span<const local_t> fresh, std::int64_t heavy) {
-  const bool whole = whole_replicas(options_, static_cast<double>(part_.num_vertices()));
   if (options_.heavy == HeavyDirection::push) return false;
-  if (options_.heavy == HeavyDirection::automatic) {
+  const bool told = options_.heavy == HeavyDirection::pull;
+  if (!told) {
     std::int64_t work[2] = {heavy, with_edges_ - settled_here_};  // entries to push, vertices to pull
     comm_.allreduce_inplace<std::int64_t>(work, mpi::Op::sum);
     if (static_cast<double>(work[0]) <= kPullEdgesPerUnsettled * static_cast<double>(work[1])) return false;
-    if (whole) return true;
   }
-  if (whole) return true;  // --sssp-heavy pull
-  // Asking the owners costs a question and a reply an entry asked about, as a push costs a
-  // request an entry pushed: pull when it asks about fewer entries than a push would send.
+  if (whole_replicas(options_, static_cast<double>(part_.num_vertices()))) return true;
+  // Pulling by asking: the bucket's nearest member bounds what can be asked about. A question and
+  // its reply cost about what a pushed request does, so automatic pulls only when it asks about
+  // fewer entries than a push would send.
   float lowest = std::numeric_limits<float>::infinity();
   for (const local_t v : fresh) lowest = std::min(lowest, labels_.dist(v));
   asked_lowest_ = comm_.allreduce(lowest, mpi::Op::min);
   if (!open_ready_) list_open_vertices(omp_get_max_threads());
+  if (told) return true;
   std::int64_t work[2] = {heavy, asked_entries(b, asked_lowest_)};
   comm_.allreduce_inplace<std::int64_t>(work, mpi::Op::sum);
   return work[1] < work[0];
@@ -222,7 +223,7 @@ void DeltaStepping<Column>::pull_by_asking(std::int64_t b, Counts& counts) {
       if (open && bucket_of(std::min(best.dist, dv)) > b) still_open.push_back(v);
     }
   }
-  // Vertices of pieces this rank did not have (none) keep their place: every open vertex was in one.
+  // Every open vertex was in one piece, so still_open holds all that stay open.
   open_.swap(still_open);
   counts.relaxations += asked;
   counts.useful += useful;

@@ -109,6 +109,11 @@ TEST_P(DeltaSteppingTest, DistancesAreDijkstrasAndValidate) {
         EXPECT_GT(std::count_if(profile.begin(), profile.end() - 1, [](const BucketRecord& b) { return b.whole_rows; }), 0)
             << "root " << root;
       }
+      if (GetParam().heavy == HeavyDirection::pull && GetParam().whole == WholeRows::off) {
+        // Told to pull, every bucket with heavy work pulls, by copy or by asking.
+        EXPECT_GT(std::count_if(profile.begin(), profile.end(), [](const BucketRecord& b) { return b.pulled; }), 0)
+            << "root " << root;
+      }
       const std::vector<float> expect = dijkstra(gen, root);
       std::int64_t settled = 0;
       for (const BucketRecord& b : profile) {
