@@ -30,6 +30,27 @@ Column new_id_of(Column v, const NeighbourKey& key) { return static_cast<Column>
 template <class Column>
 Column new_id_of(Column v, std::uint8_t) { return v; }
 
+// By entry: each entry's neighbour record from its owner (`mine`: the owner's records of its
+// block, by old local index), in bounded rounds; returns the codes, one an entry, and makes the
+// entries new ids in place (each round's questions are read before that round rewrites them).
+template <class Column, class Entry>
+big_vector<std::uint8_t> ask_neighbour_codes(Csr1D<Column>& csr, const mpi::Comm& comm, const std::vector<Entry>& mine) {
+  const Partition1D& part = csr.part;
+  big_vector<std::uint8_t> codes(static_cast<std::size_t>(csr.local_entries()));
+  exchange::OwnerQuery<Column, Entry, Partition1D> query(comm, part);
+  query.ask_in_rounds(
+      std::span<const Column>(csr.columns.data(), codes.size()), kNeighbourKeyRound,
+      [](Column v) { return static_cast<vertex_t>(v); }, [&](Column v) { return mine[part.to_local(v)]; },
+      [&](std::int64_t first, std::span<const Entry> records) {
+#pragma omp parallel for schedule(static)
+        for (std::int64_t i = 0; i < static_cast<std::int64_t>(records.size()); ++i) {
+          codes[first + i] = code_of(records[i]);
+          csr.columns[first + i] = new_id_of(csr.columns[first + i], records[i]);
+        }
+      });
+  return codes;
+}
+
 // Each row sorted by its neighbours' arc counts (highest first, ties by id), duplicates dropped,
 // in one sort. The sort reads, for each entry, its neighbour's code of its count (one byte) and,
 // with `order` (rows already moved to it; entries are old ids and come out as new ones), its
@@ -91,20 +112,7 @@ void sort_rows_by_neighbour_degree(Csr1D<Column>& csr, const mpi::Comm& comm, co
                 [&](edge_count_t k) { __builtin_prefetch(&all[columns[k]]); });
       return;
     }
-    // By entry: each entry's record from its owner, its code kept beside it and its id made new in
-    // place (each round's questions are read before that round rewrites them).
-    big_vector<std::uint8_t> codes(static_cast<std::size_t>(csr.local_entries()));
-    exchange::OwnerQuery<Column, Entry, Partition1D> query(comm, part);
-    query.ask_in_rounds(
-        std::span<const Column>(csr.columns.data(), codes.size()), kNeighbourKeyRound,
-        [](Column v) { return static_cast<vertex_t>(v); }, [&](Column v) { return mine[part.to_local(v)]; },
-        [&](std::int64_t first, std::span<const Entry> records) {
-#pragma omp parallel for schedule(static)
-          for (std::int64_t i = 0; i < static_cast<std::int64_t>(records.size()); ++i) {
-            codes[first + i] = code_of(records[i]);
-            csr.columns[first + i] = new_id_of(csr.columns[first + i], records[i]);
-          }
-        });
+    const big_vector<std::uint8_t> codes = ask_neighbour_codes<Column, Entry>(csr, comm, mine);
     sort_with([&](edge_count_t k) { return codes[k]; }, [&](edge_count_t k) { return columns[k]; },
               [](edge_count_t) {});
   };

@@ -130,6 +130,48 @@ struct RowTarget {
   friend bool operator==(const RowTarget&, const RowTarget&) = default;
 };
 
+// The first `unique` keys of `store` (sorted, distinct) as rows with entries: their bits (returned),
+// their offsets (+ 1), and the columns, written over the keys in `store`, which becomes `columns`.
+template <class Column, class Key>
+Bitmap rows_from_keys(big_vector<Column>& store, std::int64_t unique, int to_bits, local_t n_rows,
+                      big_vector<edge_count_t>& offsets, big_vector<Column>& columns) {
+  const Key* const keys = reinterpret_cast<const Key*>(store.data());
+  const auto row_of = [&](const Key& key) {
+    if constexpr (std::is_same_v<Key, std::uint64_t>) return static_cast<local_t>(key >> to_bits);
+    else return static_cast<local_t>(key.row);
+  };
+  const auto to_of = [&](const Key& key) {
+    if constexpr (std::is_same_v<Key, std::uint64_t>) return static_cast<Column>(key & ((Key{1} << to_bits) - 1));
+    else return key.to;
+  };
+  Bitmap filled(n_rows);
+  std::int64_t rows_with_entries = 0;
+  for (std::int64_t k = 0; k < unique; ++k) {
+    if (k == 0 || row_of(keys[k]) != row_of(keys[k - 1])) ++rows_with_entries;
+  }
+  offsets = big_vector<edge_count_t>(static_cast<std::size_t>(rows_with_entries) + 1);
+  // Keys in, columns out over them, byte copies both ways (one buffer seen as two types).
+  char* const bytes = reinterpret_cast<char*>(store.data());
+  std::int64_t row = 0;
+  local_t previous = -1;
+  for (std::int64_t k = 0; k < unique; ++k) {
+    Key key;
+    std::memcpy(&key, bytes + k * sizeof(Key), sizeof(Key));
+    if (const local_t r = row_of(key); r != previous) {
+      filled.set(r);
+      offsets[row++] = k;
+      previous = r;
+    }
+    const Column column = to_of(key);
+    std::memcpy(bytes + k * sizeof(Column), &column, sizeof(Column));
+  }
+  store.resize(static_cast<std::size_t>(unique));
+  release_spare_capacity(store);
+  columns = std::move(store);
+  offsets[rows_with_entries] = unique;
+  return filled;
+}
+
 // Kernel 1 by sort keys, for a rank whose column range has more rows than it has arcs (past a few
 // hundred ranks): no table of the column range's rows but a bit a row. Two passes, as the dense
 // placement has: the arcs each rank will hold are counted where the tuples are made; then every
@@ -185,40 +227,7 @@ Bitmap place_by_keys(const EdgeSource& source, const Partition2D& grid, const mp
   else std::sort(keys, keys + arriving);
   const std::int64_t unique = std::unique(keys, keys + arriving) - keys;
 
-  const auto row_of = [&](const Key& key) {
-    if constexpr (std::is_same_v<Key, std::uint64_t>) return static_cast<local_t>(key >> to_bits);
-    else return static_cast<local_t>(key.row);
-  };
-  const auto to_of = [&](const Key& key) {
-    if constexpr (std::is_same_v<Key, std::uint64_t>) return static_cast<Column>(key & ((Key{1} << to_bits) - 1));
-    else return key.to;
-  };
-  Bitmap filled(grid.col_count(grid.col()));
-  std::int64_t rows_with_entries = 0;
-  for (std::int64_t k = 0; k < unique; ++k) {
-    if (k == 0 || row_of(keys[k]) != row_of(keys[k - 1])) ++rows_with_entries;
-  }
-  offsets = big_vector<edge_count_t>(static_cast<std::size_t>(rows_with_entries) + 1);
-  // Keys in, columns out over them, byte copies both ways (one buffer seen as two types).
-  char* const bytes = reinterpret_cast<char*>(store.data());
-  std::int64_t row = 0;
-  local_t previous = -1;
-  for (std::int64_t k = 0; k < unique; ++k) {
-    Key key;
-    std::memcpy(&key, bytes + k * sizeof(Key), sizeof(Key));
-    if (const local_t r = row_of(key); r != previous) {
-      filled.set(r);
-      offsets[row++] = k;
-      previous = r;
-    }
-    const Column column = to_of(key);
-    std::memcpy(bytes + k * sizeof(Column), &column, sizeof(Column));
-  }
-  store.resize(static_cast<std::size_t>(unique));
-  release_spare_capacity(store);
-  columns = std::move(store);
-  offsets[rows_with_entries] = unique;
-  return filled;
+  return rows_from_keys<Column, Key>(store, unique, to_bits, grid.col_count(grid.col()), offsets, columns);
 }
 
 // The blocks of a processor row, as OwnerQuery's partition: rank c of the row holds the block of
