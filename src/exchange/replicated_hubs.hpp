@@ -12,7 +12,7 @@
 #include <limits>
 #include <vector>
 
-#include "core/bitmap.hpp"
+#include "core/id_index.hpp"
 #include "core/types.hpp"
 #include "mpi/comm.hpp"
 #include "partition/partition_1d.hpp"
@@ -51,14 +51,7 @@ class ReplicatedHubs {
   template <class DegreeCode>
   void select(const mpi::Comm& comm, const Partition1D& part, int limit, DegreeCode&& degree_code) {
     hubs_ = highest_degree_vertices(comm, part, limit, degree_code);
-    is_hub_ = Bitmap(part.num_vertices());
-    for (vertex_t h : hubs_) is_hub_.set(h);
-    hubs_before_.resize(is_hub_.num_words());
-    std::uint32_t before = 0;
-    for (std::int64_t w = 0; w < is_hub_.num_words(); ++w) {
-      hubs_before_[w] = before;
-      before += static_cast<std::uint32_t>(__builtin_popcountll(is_hub_.word(w)));
-    }
+    index_ = IdIndex(hubs_);
     visited_.assign(hubs_.size(), 0);
     candidates_.assign(hubs_.size(), kNone);
   }
@@ -66,14 +59,9 @@ class ReplicatedHubs {
   std::int64_t count() const { return static_cast<std::int64_t>(hubs_.size()); }
   vertex_t hub(std::int64_t h) const { return hubs_[h]; }
 
-  // Which hub v is, or -1: hubs are numbered in id order, so the index is the count of hub bits
-  // before v's (a rank query: a count per word and one popcount, on every edge of a top-down step).
-  std::int64_t index(vertex_t v) const {
-    const word_t bits = is_hub_.word(v >> 6);
-    const int b = static_cast<int>(v & 63);
-    if (!((bits >> b) & 1)) return -1;
-    return hubs_before_[v >> 6] + __builtin_popcountll(bits & ((word_t{1} << b) - 1));
-  }
+  // Which hub v is, or -1: its place in the ascending list, found by id (core/id_index.hpp, on
+  // every edge of a top-down step: most ids end at the index's one-bit filter).
+  std::int64_t index(vertex_t v) const { return index_.find(v); }
   bool visited(std::int64_t h) const { return visited_[h] != 0; }
 
   // Thread-safe: `parent` reached unvisited hub h; the smallest candidate wins.
@@ -116,8 +104,7 @@ class ReplicatedHubs {
 
  private:
   std::vector<vertex_t> hubs_;            // ascending
-  Bitmap is_hub_;                         // N bits
-  std::vector<std::uint32_t> hubs_before_;  // per word of is_hub_: hubs in the words before it
+  IdIndex index_;                         // each hub's place in hubs_
   std::vector<std::uint8_t> visited_;     // per hub, the same on every rank
   std::vector<vertex_t> candidates_;      // per hub: the smallest parent offered this level
   std::atomic<bool> any_offer_{false};

@@ -10,6 +10,7 @@
 #include "bfs/id_width.hpp"
 #include "core/timer.hpp"
 #include "graph/degree_code.hpp"
+#include "core/id_index.hpp"
 #include "core/memory.hpp"
 
 namespace g500 {
@@ -45,7 +46,7 @@ EngineMemory hybrid_1d_memory_bytes(const GraphShape& shape, const BfsOptions& o
   need.search += 3 * id * std::min(n_local, 2 * 2 * m_local / std::max(1.0, options.direction.alpha));
   // top-down offers (buckets, sent, received): one round, plus room for a hub's row that ends it
   need.search += 3 * 2 * id * std::min(2 * m_local, 2.0 * exchange::kTopDownRound);
-  if (options.node.hubs > 0) need.search += 3 * shape.vertices / 16 + 17.0 * options.node.hubs;  // hub bitmap, its rank counts, ids, state
+  if (options.node.hubs > 0) need.search += IdIndex::bytes(options.node.hubs) + 17.0 * options.node.hubs;  // hubs' index, ids, state
   return need;
 }
 
