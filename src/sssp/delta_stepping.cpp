@@ -409,12 +409,13 @@ SsspMemory delta_stepping_memory_bytes(double vertices, double tuples, int ranks
   bytes += 4 * n_local + 2 * n_local / 8 + 8 * n_local + 2 * 4 * n_local;
   // pulling: the open vertices and the replicated bucket (bitmap and word counts over all N,
   // distances) with whole replicas,
-  // or (hubs) by asking: the open vertices twice (before and after a pull), and a piece's
+  // or (hubs) by asking: the open vertices twice (before and after a pull) and their counts of
+  // entries to ask about, and a piece's
   // questions and replies with what the OwnerQuery holds for them (an owner, a slot, the questions
   // ordered and received, answers and replies back)
   const bool whole = whole_replicas(options, vertices);
   if (whole) bytes += 8 * n_local + 2 * vertices / 8 + 4 * n_local;
-  else bytes += 2 * 8 * n_local + (4 + 8 + 3 * id_bytes + 3 * 4) * static_cast<double>(exchange::kRelaxRound);
+  else bytes += 3 * 8 * n_local + (4 + 8 + 3 * id_bytes + 3 * 4) * static_cast<double>(exchange::kRelaxRound);
   // pruning: the finished vertices' bits, in their form
   if (options.prune) bytes += FinishedBits<std::uint32_t>::bytes(whole, vertices, ranks);
   // relaxation requests (buckets, sent, received): one piece, plus room for a hub's row that ends it

@@ -153,8 +153,9 @@ class DeltaStepping : public SsspEngine {
   // The end of v's heavy entries through which a vertex at `lowest` could offer less than dv
   // (rows ascend by weight).
   edge_count_t pull_end(local_t v, float lowest, float dv) const;
-  // The open vertices' heavy entries that a pull by asking asks about, this rank's.
-  std::int64_t asked_entries(std::int64_t b, float lowest) const;
+  // How many heavy entries each open vertex asks about in a pull by asking, into asks_ (by place in
+  // open_); returns their sum, this rank's.
+  std::int64_t count_asks(std::int64_t b, float lowest);
   // Each record's counts summed over the ranks (fused rounds: the most any rank took). Collective.
   void sum_over_ranks(std::span<BucketRecord> records) const;
   // Splits `from`, holding `entries` entries, into pieces of about kRelaxRound entries each (a
@@ -202,6 +203,7 @@ class DeltaStepping : public SsspEngine {
   // the owners asked for their members' distances (a distance, or infinity for a non-member).
   float asked_lowest_ = 0;
   exchange::OwnerQuery<Column, float, Partition1D> asker_{comm_, part_};
+  std::vector<edge_count_t> asks_;  // count_asks's, by place in open_
   std::vector<Column> questions_;
   std::vector<float> replies_;
 };

@@ -38,8 +38,9 @@ bool DeltaStepping<Column>::pull_heavy(std::int64_t b, std::span<const local_t> 
   for (const local_t v : fresh) lowest = std::min(lowest, labels_.dist(v));
   asked_lowest_ = comm_.allreduce(lowest, mpi::Op::min);
   if (!open_ready_) list_open_vertices(omp_get_max_threads());
+  const std::int64_t asking = count_asks(b, asked_lowest_);
   if (told) return true;
-  std::int64_t work[2] = {heavy, asked_entries(b, asked_lowest_)};
+  std::int64_t work[2] = {heavy, asking};
   comm_.allreduce_inplace<std::int64_t>(work, mpi::Op::sum);
   return work[1] < work[0];
 }
@@ -56,13 +57,15 @@ edge_count_t DeltaStepping<Column>::pull_end(local_t v, float lowest, float dv) 
 }
 
 template <class Column>
-std::int64_t DeltaStepping<Column>::asked_entries(std::int64_t b, float lowest) const {
+std::int64_t DeltaStepping<Column>::count_asks(std::int64_t b, float lowest) {
+  asks_.resize(open_.size());
   std::int64_t entries = 0;
 #pragma omp parallel for schedule(static) reduction(+ : entries)
   for (std::size_t i = 0; i < open_.size(); ++i) {
     const local_t v = open_[i];
     const float dv = labels_.dist(v);
-    if (bucket_of(dv) > b) entries += pull_end(v, lowest, dv) - (csr_.offsets[v] + light_[v]);
+    asks_[i] = bucket_of(dv) > b ? pull_end(v, lowest, dv) - (csr_.offsets[v] + light_[v]) : 0;
+    entries += asks_[i];
   }
   return entries;
 }
@@ -165,17 +168,13 @@ void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh,
 // that could still offer less than it has (those within its distance of the bucket's nearest
 // member, a prefix of its heavy row) for their distance if they are members of the bucket (settled
 // in it: in_bucket_), in pieces of about kRelaxRound questions, each rank as many as the busiest;
-// then takes the best offer as the copy's pull does. Memory: a piece's questions and replies.
+// then takes the best offer as the copy's pull does. Each vertex's count of questions is
+// count_asks's, made by pull_heavy for this bucket. Memory: a piece's questions and replies.
 template <class Column>
 void DeltaStepping<Column>::pull_by_asking(std::int64_t b, Counts& counts) {
-  const float lowest = asked_lowest_;
   const auto heavy_begin = [&](local_t v) { return csr_.offsets[v] + light_[v]; };
-  const auto asks = [&](local_t v) -> std::int64_t {
-    const float dv = labels_.dist(v);
-    return bucket_of(dv) > b ? pull_end(v, lowest, dv) - heavy_begin(v) : 0;
-  };
   std::vector<std::size_t> ends;
-  exchange::piece_ends(open_.size(), [&](std::size_t i) { return asks(open_[i]); }, exchange::kRelaxRound, ends);
+  exchange::piece_ends(open_.size(), [&](std::size_t i) { return asks_[i]; }, exchange::kRelaxRound, ends);
   const std::int64_t pieces = comm_.allreduce<std::int64_t>(static_cast<std::int64_t>(ends.size()), mpi::Op::max);
   std::vector<local_t> still_open;
   std::int64_t asked = 0, remote = 0, useful = 0, reached = 0;
@@ -185,7 +184,7 @@ void DeltaStepping<Column>::pull_by_asking(std::int64_t b, Counts& counts) {
     questions_.clear();
     for (std::size_t i = lo; i < hi; ++i) {
       const local_t v = open_[i];
-      for (edge_count_t k = heavy_begin(v), end = heavy_begin(v) + asks(v); k < end; ++k) {
+      for (edge_count_t k = heavy_begin(v), end = heavy_begin(v) + asks_[i]; k < end; ++k) {
         questions_.push_back(csr_.column(k));
         remote += part_.owner(static_cast<vertex_t>(csr_.column(k))) != me;
       }
@@ -205,7 +204,7 @@ void DeltaStepping<Column>::pull_by_asking(std::int64_t b, Counts& counts) {
       const float dv = labels_.dist(v);
       const bool open = bucket_of(dv) > b;
       PullOffer best;
-      for (edge_count_t k = heavy_begin(v), end = heavy_begin(v) + asks(v); k < end; ++k, ++q) {
+      for (edge_count_t k = heavy_begin(v), end = heavy_begin(v) + asks_[i]; k < end; ++k, ++q) {
         const float du = replies_[q], d = du + csr_.weight(k);
         const bool flat = is_flat(du, d);
         const vertex_t u = static_cast<vertex_t>(csr_.column(k));
