@@ -114,10 +114,12 @@ int run(const g500::Command& cmd, const g500::ReferenceForm& form, int argc, cha
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Buffers of a few MB come and go every round; with glibc's dynamic threshold they would end up
-  // on the heap after the first free, where fragments keep them resident. A fixed threshold maps
-  // each one and gives it back when freed, so the peak memory reported is the program's own.
-  mallopt(M_MMAP_THRESHOLD, 1 << 20);
+  // Buffers come and go every round; with glibc's dynamic threshold they would end up on the heap
+  // after the first free, where fragments keep them resident. A fixed threshold maps each one and
+  // gives it back when freed, so the peak memory reported is the program's own. It sits at glibc's
+  // own default: an exchange's bucket for one rank holds a round's share 1/P, a few hundred KB at
+  // a few dozen ranks, and a higher threshold left those on the heap (the peak then grew with P).
+  mallopt(M_MMAP_THRESHOLD, 128 << 10);
   // Options first (no MPI needed), so MPI starts at the thread level the chosen engine needs.
   std::optional<g500::Command> cmd;
   g500::ReferenceForm form;

@@ -57,6 +57,20 @@ class BigAllocator {
 template <class T>
 using big_vector = std::vector<T, BigAllocator<T>>;
 
+// Frees what any vector holds, capacity and all (clear() keeps the capacity).
+template <class Vector>
+void release_storage(Vector& v) {
+  Vector().swap(v);
+}
+
+// Resizes v for contents about to be written whole: storage too small is freed before the new is
+// taken, where resize() would copy the old contents beside the new (both held at once).
+template <class Vector>
+void resize_for_overwrite(Vector& v, std::size_t n) {
+  if (n > v.capacity()) release_storage(v);
+  v.resize(n);
+}
+
 // Hands the pages of v's spare capacity back to the system without moving v (shrink_to_fit would
 // copy, doubling the peak); v keeps its capacity, and pages touched again come back zeroed.
 template <class T>

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/big_vector.hpp"
 #include "core/padded.hpp"
 #include "exchange/relay_grid.hpp"
 #include "mpi/comm.hpp"
@@ -40,12 +41,19 @@ class OwnerBuckets {
     recv_counts[me] = own;
     const mpi::Counts send_displs = mpi::Comm::displacements(send_counts);
     const mpi::Counts recv_displs = mpi::Comm::displacements(recv_counts);
-    send_.resize(static_cast<std::size_t>(send_displs.back() + send_counts.back()));
-    received.resize(static_cast<std::size_t>(recv_displs.back() + recv_counts.back()));
+    resize_for_overwrite(send_, static_cast<std::size_t>(send_displs.back() + send_counts.back()));
+    resize_for_overwrite(received, static_cast<std::size_t>(recv_displs.back() + recv_counts.back()));
     mpi::traffic().add_logical(items_name_, static_cast<std::int64_t>(send_.size()));
     empty_buckets_into([&](int d) { return d == me ? received.data() + recv_displs[me] : send_.data() + send_displs[d]; });
     recv_counts[me] = 0;
     comm.alltoallv_displaced<T>(send_.data(), send_counts, send_displs, received.data(), recv_counts, recv_displs);
+  }
+
+  // Frees the capacity the buckets and send buffers keep from round to round.
+  void release() {
+    for (auto& b : buckets_) release_storage(b.value);
+    release_storage(send_);
+    release_storage(relayed_);
   }
 
   // exchange(), but each item travels through the relay rank in its destination's row and this
@@ -64,7 +72,7 @@ class OwnerBuckets {
     mpi::Counts to_col(grid.cols(), 0);
     for (const T& item : relayed_) ++to_col[grid.col_of(dest_of(item))];
     mpi::Counts at = mpi::Comm::displacements(to_col);
-    send_.resize(relayed_.size());
+    resize_for_overwrite(send_, relayed_.size());
     for (const T& item : relayed_) send_[at[grid.col_of(dest_of(item))]++] = item;
     mpi::traffic().add_logical("relay.stage_two_bytes", bytes_of(send_.size() - to_col[grid.col_of(comm.rank())]));
     grid.row().alltoallv_into<T>(send_, to_col, received);
@@ -107,7 +115,7 @@ class OwnerBuckets {
   mpi::Counts pack() {
     const mpi::Counts send_counts = totals();
     const mpi::Counts displs = mpi::Comm::displacements(send_counts);
-    send_.resize(static_cast<std::size_t>(displs.back() + send_counts.back()));
+    resize_for_overwrite(send_, static_cast<std::size_t>(displs.back() + send_counts.back()));
     empty_buckets_into([&](int d) { return send_.data() + displs[d]; });
     return send_counts;
   }

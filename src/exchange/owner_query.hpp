@@ -10,6 +10,8 @@
 #include <span>
 #include <vector>
 
+#include "core/big_vector.hpp"
+
 #include "core/types.hpp"
 #include "partition/vertex_partition.hpp"
 #include "mpi/comm.hpp"
@@ -29,6 +31,17 @@ class OwnerQuery {
   // replies[i] = answer(questions[i]) as computed by the owner of vertex_of(questions[i]).
   // answer runs on many threads at once. Answers are random accesses into per-vertex arrays, so
   // prefetch(local index) is called a few questions ahead to overlap their cache misses. Collective.
+  // Frees the capacity its buffers keep from one ask to the next.
+  void release() {
+    release_storage(dest_);
+    release_storage(slot_);
+    release_storage(ordered_);
+    release_storage(asked_);
+    release_storage(answers_);
+    release_storage(back_);
+    release_storage(round_replies_);
+  }
+
   template <class VertexOf, class Answer, class Prefetch = NoPrefetch>
   void ask(std::span<const Question> questions, std::span<Reply> replies, VertexOf&& vertex_of, Answer&& answer,
            Prefetch&& prefetch = {}) {

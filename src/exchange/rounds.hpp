@@ -15,6 +15,14 @@ namespace g500::exchange {
 // (harness/memory_check.cpp) sizes their buffers from these same constants.
 // Kernel 1: tuples (or CSR entries) per round.
 inline constexpr std::int64_t kBuildRound = std::int64_t{1} << 19;
+// Kernel 1's round for kernel 3's rows, where the build's round buffers set the peak: its arcs pass
+// through buckets, a send buffer with the share bound for other ranks (1 - 1/P) and a receive
+// buffer, and a round holds as many tuples as keep those three the size kBuildRound tuples make at
+// two ranks. A rank's round buffers then stay one size at any rank count.
+inline std::int64_t build_round(int ranks) {
+  const double at_two = 2.5, here = 2.0 + (1.0 - 1.0 / std::max(ranks, 1));
+  return std::min(kBuildRound, static_cast<std::int64_t>(static_cast<double>(kBuildRound) * at_two / here));
+}
 // The root scan (which vertices have an edge), between kernel 1 and the searches, untimed: a round
 // an eighth of the build's, so its buffers (an arc each) stay below what the graph leaves free
 // (with a round as large as the build's they set each rank's peak: docs/tuning.md).

@@ -124,7 +124,7 @@ WeightedCsr1D<Column> build_weighted_csr_1d(const EdgeSource& source, const Part
 
 WeightedCsrBytes weighted_csr_1d_bytes(double vertices, double tuples, int ranks, double id_bytes) {
   const double n_local = vertices / ranks + 64, m_local = tuples / ranks + 1;
-  const double round = m_local < exchange::kBuildRound ? m_local : static_cast<double>(exchange::kBuildRound);
+  const double round = std::min(m_local, static_cast<double>(exchange::build_round(ranks)));
   const double entry = id_bytes == 4 ? 8 : sizeof(WideWeightedEntry);
   // 32-bit ids: a side byte an entry while placing when the word has no room for a block's tags.
   const int word_bits = rows::id_bits(static_cast<std::int64_t>(vertices)) + 32;

@@ -349,14 +349,22 @@ std::vector<RootRecord> run_sssp_kernel(const KernelRun& k, SsspEngine& sssp, Ph
   big_vector<float> dist(k.part.local_count());
   const int batch = k.output ? 1 : k.validation_batch;
   SsspBatchValidator validator(k.source, k.part, k.comm, batch);
-  const SearchCheck sssp_check{
+  SearchCheck sssp_check{
       validator.batch(), [&](vertex_t root) { validator.wait(root, parents, dist); },
       [&](const std::vector<vertex_t>& roots, const std::vector<std::string>& names) {
         return edge_counts_or_throw("SSSP ", validator.check(roots.back(), parents, dist), roots, names, k.source,
                                     k.part.num_vertices());
       }};
   ReachedTupleCounter counter(k.source, k.part, k.comm, batch);
-  const SearchCheck sssp_count = counting_check(counter, parents);
+  SearchCheck sssp_count = counting_check(counter, parents);
+  // A batch's check runs in the room the search's buffers leave.
+  for (SearchCheck* check : {&sssp_check, &sssp_count}) {
+    check->check = [&sssp, inner = std::move(check->check)](const std::vector<vertex_t>& roots,
+                                                            const std::vector<std::string>& names) {
+      sssp.release_search_buffers();
+      return inner(roots, names);
+    };
+  }
   sssp.search(k.loop.roots.front(), parents, dist, nullptr);  // warm-up, as for BFS (not validated)
   if (k.peak_before_validation.empty()) k.peak_before_validation = k.comm.allgather(peak_resident_bytes());
   mpi::TrafficTally sssp_traffic;

@@ -54,15 +54,17 @@ PhaseBytes estimate_phases(double n, double m, int num_ranks, const BfsOptions& 
   // Searching: parents, roots (their scan, when the marks were unusable).
   const double search = 8 * n_local + n_local / 8 + 3 * 8 * std::min(2 * m_local, root_scan_round);
   // Kernel 3 runs after kernel 2, in the memory the BFS graph held (its graph is built then, when
-  // both run): its own phase, the larger of its graph's build (beside what the harness holds at
-  // either of kernel 2's) and its searches (the harness's search state, the distances, the graph
-  // and the engine's state, and the batch validator).
+  // both run): its own phase, the largest of its graph's build (beside what the harness holds at
+  // either of kernel 2's), its searches (the harness's search state, the distances, the graph and
+  // the engine's state, and what the batch validator holds meanwhile) and a batch's check, which
+  // runs once the searches' buffers are released (the graph and the whole validator).
   if (kernels.sssp) {
     const SsspMemory engine = sssp_engine().memory_bytes(n, m, num_ranks, id_bytes(bfs, n), kernels.sssp_options);
     phases.sssp_graph = std::max(engine.build, engine.search);
     phases.sssp_validation = SsspBatchValidator::bytes(n, n_local, m_local, num_ranks, kernels.validation_batch);
+    const double held = SsspBatchValidator::held_bytes(n, n_local, kernels.validation_batch);
     phases.sssp = std::max(std::max(build, search) + engine.build,
-                           search + 4 * n_local + engine.search + phases.sssp_validation) +
+                           search + 4 * n_local + std::max(engine.search + held, engine.kept + phases.sssp_validation)) +
                   phases.rank_tables;
   }
   if (!kernels.bfs) return phases;

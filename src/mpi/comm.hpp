@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/big_vector.hpp"
 #include "mpi/request.hpp"
 #include "mpi/traffic.hpp"
 
@@ -160,7 +161,7 @@ class Comm {
     const Counts recv_counts = alltoall_counts(send_counts);
     std::int64_t total = 0;
     for (const std::int64_t c : recv_counts) total += c;
-    recv.resize(static_cast<std::size_t>(total));
+    resize_for_overwrite(recv, static_cast<std::size_t>(total));
     alltoallv_raw<T>(send.data(), send_counts, recv.data(), recv_counts);
     return recv_counts;
   }

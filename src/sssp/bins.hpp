@@ -9,6 +9,7 @@
 #include <limits>
 #include <vector>
 
+#include "core/big_vector.hpp"
 #include "core/padded.hpp"
 #include "core/types.hpp"
 
@@ -33,6 +34,12 @@ class Bins {
     const std::int64_t rel = bucket - base_;
     if (rel < kWindow) near_[thread].value[rel].push_back(v);
     else far_[thread].value.push_back(v);
+  }
+  // Frees the lists' capacity (clear keeps it).
+  void release() {
+    for (auto& t : near_)
+      for (auto& list : t.value) release_storage(list);
+    for (auto& t : far_) release_storage(t.value);
   }
   // Moves bucket b's entries (b inside the window) that keep(v) accepts to `out`: keep drops those
   // whose bucket is no longer b and those already taken. Called by every thread of a parallel

@@ -34,7 +34,7 @@ DeltaStepping<Column>::DeltaStepping(const mpi::Comm& comm, const Partition1D& p
 
 template <class Column>
 void DeltaStepping<Column>::build(const EdgeSource& source) {
-  csr_ = build_weighted_csr_1d<Column>(source, part_, comm_);
+  csr_ = build_weighted_csr_1d<Column>(source, part_, comm_, exchange::build_round(comm_.size()));
   light_.resize(part_.local_count());
 #pragma omp parallel for schedule(static)
   for (local_t i = 0; i < part_.local_count(); ++i) {
@@ -196,6 +196,29 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
   }
   finish_search(parents, dist);
   if (profile) sum_over_ranks(std::span(*profile).subspan(first_record));
+}
+
+template <class Column>
+void DeltaStepping<Column>::release_search_buffers() {
+  // The lists below name the bits still set: cleared whole first.
+  in_round_.clear();
+  in_bucket_.clear();
+  bins_.release();
+  for (auto& share : shares_) {
+    release_storage(share.value.frontier);
+    release_storage(share.value.members);
+    share.value.entries = 0;
+  }
+  requests_.release();
+  for (auto* list : {&frontier_, &round_vertices_, &members_, &open_}) release_storage(*list);
+  for (auto& list : still_open_) release_storage(list.value);
+  open_ready_ = false;
+  release_storage(arrived_);
+  bucket_copy_ = BucketCopy{};
+  asker_.release();
+  release_storage(asks_);
+  release_storage(questions_);
+  release_storage(replies_);
 }
 
 template <class Column>
@@ -404,9 +427,10 @@ SsspMemory delta_stepping_memory_bytes(double vertices, double tuples, int ranks
                                        const SsspOptions& options) {
   const double n_local = vertices / ranks + 64, m_local = tuples / ranks + 1;
   const WeightedCsrBytes rows = weighted_csr_1d_bytes(vertices, tuples, ranks, id_bytes);
-  double bytes = rows.kept;
-  // light counts, the round's and bucket's bits; bins (a vertex in about two at a time), a round and the members
-  bytes += 4 * n_local + 2 * n_local / 8 + 8 * n_local + 2 * 4 * n_local;
+  // Kept: the rows, their light counts, the round's and bucket's bits.
+  const double kept = rows.kept + 4 * n_local + 2 * n_local / 8;
+  // Searching: bins (a vertex in about two at a time), a round and the members,
+  double bytes = kept + 8 * n_local + 2 * 4 * n_local;
   // pulling: the open vertices and the replicated bucket (bitmap and word counts over all N,
   // distances) with whole replicas,
   // or (hubs) by asking: the open vertices twice (before and after a pull) and their counts of
@@ -420,7 +444,7 @@ SsspMemory delta_stepping_memory_bytes(double vertices, double tuples, int ranks
   if (options.prune) bytes += FinishedBits<std::uint32_t>::bytes(whole, vertices, ranks);
   // relaxation requests (buckets, sent, received): one piece, plus room for a hub's row that ends it
   bytes += 3 * (2 * id_bytes + 4) * std::min(2 * m_local, 2.0 * exchange::kRelaxRound);
-  return {rows.build, bytes};
+  return {rows.build, kept, bytes};
 }
 
 }  // namespace g500

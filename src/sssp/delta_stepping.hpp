@@ -55,6 +55,9 @@ class SsspEngine {
   // +infinity when unreached. Appends one record per bucket to `profile` when not null. Collective;
   // UserError on every rank when a distance overflows a float.
   virtual void search(vertex_t root, std::span<vertex_t> parents, std::span<float> dist, SsspProfile* profile) = 0;
+  // Frees the buffers a search keeps for the next one (their capacity), so that what runs between
+  // searches, a batch's check, has their room; the next search allocates them again.
+  virtual void release_search_buffers() = 0;
 };
 
 // Column: the stored width of vertex ids, as for the BFS engines.
@@ -64,6 +67,7 @@ class DeltaStepping : public SsspEngine {
   DeltaStepping(const mpi::Comm& comm, const Partition1D& part, SsspOptions options);
   void build(const EdgeSource& source) override;
   void search(vertex_t root, std::span<vertex_t> parents, std::span<float> dist, SsspProfile* profile) override;
+  void release_search_buffers() override;
 
  private:
   struct Relaxation {
@@ -215,10 +219,11 @@ inline constexpr double kPullEdgesPerUnsettled = 3.0;
 std::unique_ptr<SsspEngine> make_delta_stepping(const mpi::Comm& comm, const Partition1D& part,
                                                 const SsspOptions& options, bool ids_32_bit);
 
-// Bytes per rank of the SSSP engine (not the harness's parents) while it builds its graph, and
-// while it searches (the graph and the search's state).
+// Bytes per rank of the SSSP engine (not the harness's parents) while it builds its graph, what it
+// keeps between searches once their buffers are released (the graph), and while it searches (the
+// graph and the search's state).
 struct SsspMemory {
-  double build = 0, search = 0;
+  double build = 0, kept = 0, search = 0;
 };
 SsspMemory delta_stepping_memory_bytes(double vertices, double tuples, int ranks, double id_bytes,
                                        const SsspOptions& options);

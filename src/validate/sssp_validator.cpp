@@ -136,13 +136,17 @@ std::vector<ValidationResult> SsspBatchValidator::check(vertex_t root, std::span
   return results;
 }
 
-double SsspBatchValidator::bytes(double n, double n_local, double m_local, int ranks, int batch) {
+double SsspBatchValidator::held_bytes(double n, double n_local, int batch) {
   const double parent_bytes = KeptParents::bytes_per_vertex(static_cast<vertex_t>(std::min(n, 9.0e18)));
-  const double round =
-      std::min(m_local, static_cast<double>(exchange::validation_round(exchange::kValidationRound, round_bytes_per_tuple(n, ranks))));
   // Per local vertex: the distances, the waiting searches' parents, a confirmation bitmap a search.
   const double per_vertex = 4.0 * batch + (batch - 1) * parent_bytes + batch / 8.0;
-  return per_vertex * n_local + 4.0 * DistanceTable::kLanes + round_bytes_per_tuple(n, ranks) * round;
+  return per_vertex * n_local + 4.0 * DistanceTable::kLanes;
+}
+
+double SsspBatchValidator::bytes(double n, double n_local, double m_local, int ranks, int batch) {
+  const double round =
+      std::min(m_local, static_cast<double>(exchange::validation_round(exchange::kValidationRound, round_bytes_per_tuple(n, ranks))));
+  return held_bytes(n, n_local, batch) + round_bytes_per_tuple(n, ranks) * round;
 }
 
 ValidationResult validate_sssp(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,

@@ -45,6 +45,8 @@ class SsspBatchValidator {
   // Bytes the validator takes per rank with `batch` searches (its vertices' distances, kept
   // parents, confirmation bitmaps, a round's tuples and candidates), for the estimate.
   static double bytes(double n, double n_local, double m_local, int ranks, int batch);
+  // Of those, the bytes held while the batch's searches run (all but a round's).
+  static double held_bytes(double n, double n_local, int batch);
 
  private:
   struct Impl;

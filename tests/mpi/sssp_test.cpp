@@ -98,7 +98,10 @@ TEST_P(DeltaSteppingTest, DistancesAreDijkstrasAndValidate) {
     ASSERT_EQ(roots.size(), 4u);
     std::vector<vertex_t> parents(part.local_count());
     std::vector<float> dist(part.local_count());
-    for (vertex_t root : roots) {
+    for (std::size_t k = 0; k < roots.size(); ++k) {
+      const vertex_t root = roots[k];
+      // Every other search starts from released buffers, as the one after a batch's check does.
+      if (k % 2 == 1) engine->release_search_buffers();
       SsspProfile profile;
       engine->search(root, parents, dist, &profile);
       EXPECT_TRUE(whole_rows_as_told(profile, GetParam().whole)) << "root " << root;
