@@ -130,7 +130,8 @@ def platform_file(platform, link_bw, folder):
     return copy
 
 
-def simulate(platform, ranks, per_node, scale, args, roots, validate, folder, link_bw=None, kernel="bfs"):
+def simulate(platform, ranks, per_node, scale, args, roots, validate, folder, link_bw=None, kernel="bfs",
+             smpi_cfg=()):
     out = os.path.join(folder, "r.json")
     hosts = hostfile(ranks, per_node, folder)
     platform_xml = platform_file(platform, link_bw, folder)
@@ -141,7 +142,8 @@ def simulate(platform, ranks, per_node, scale, args, roots, validate, folder, li
     # SMPI 3.32's ompi selector fails when every rank is on one node (1 rank: "Actor pid=-1 is
     # gone??"; 2 ranks: a floating point exception), so one-node runs (the calibration's) use SMPI's
     # own collectives: between 2 ranks every algorithm is the same exchange.
-    config = [c for c in SMPI_CONFIG if ranks > per_node or "coll-selector" not in c]
+    config = [c for c in SMPI_CONFIG if ranks > per_node or "coll-selector" not in c] + \
+        ["--cfg=" + c for c in smpi_cfg]
     cmd = ["smpirun", "-np", str(ranks), "-platform", platform_xml, "-hostfile", hosts] + \
         config + [SMPI_BINARY] + g500
     start = time.time()
@@ -191,7 +193,7 @@ def weak(a):
                     scale = a.per_rank + int(round(math.log2(ranks)))
                     validate = ranks <= a.validate_up_to
                     r = simulate(a.platform, ranks, per_node, scale, a.config_args[config], a.roots, validate, tmp,
-                                 a.link_bw, a.kernel)
+                                 a.link_bw, a.kernel, a.smpi_cfg)
                     r["config"] = config
                     rows.append(r)
                     split = "" if r["compute"] is None else " (compute %.3g, comm %.3g)" % (
@@ -203,6 +205,7 @@ def weak(a):
                            ", validated" if validate else "", r["simulation_wall_seconds"]), flush=True)
     return {"kind": "weak scaling (SIMULATED)", "kernel": a.kernel, "platform": "sim/platforms/%s.xml" % a.platform,
             "link_bandwidth": a.link_bw or "as the platform", "ranks_per_node": a.ranks_per_node,
+            "smpi_settings_added": a.smpi_cfg,
             "vertices_per_rank": 2 ** a.per_rank, "roots": a.roots,
             "configs": {c: " ".join(a.config_args[c]) for c in a.configs}, "rows": rows}
 
@@ -253,6 +256,8 @@ def main():
     w.add_argument("--roots", type=int, default=8)
     w.add_argument("--kernel", choices=["bfs", "sssp"], default="bfs",
                    help="time kernel 2 (BFS) or kernel 3 (SSSP, run as --kernels sssp)")
+    w.add_argument("--smpi-cfg", action="append", default=[], metavar="KEY:VALUE",
+                   help="another SimGrid setting for smpirun, e.g. smpi/alltoallv:pair (recorded in each command)")
     w.add_argument("--validate-up-to", type=int, default=16, help="validate every search up to this many ranks")
     w.add_argument("--append", action="store_true",
                    help="add these rows to the --output record of an earlier run of the same platform and size")
