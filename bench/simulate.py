@@ -28,6 +28,7 @@ import json
 import math
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -149,12 +150,15 @@ def simulate(platform, ranks, per_node, scale, args, roots, validate, folder, li
     start = time.time()
     p = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="1"))
     wall = time.time() - start
+    # The largest finished child's resident peak: this run's, as runs go from fewer ranks to more.
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
     if p.returncode != 0:
         raise SystemExit("failed: %s\n%s" % (" ".join(cmd), p.stderr[-3000:]))
     with open(out) as f:
         result = json.load(f)
     record = summarize(result, kernel)
     record.update({"ranks": ranks, "ranks_per_node": per_node, "scale": scale, "simulation_wall_seconds": wall,
+                   "simulating_process_peak_bytes": peak, "simulating_process_peak_bytes_per_rank": peak / ranks,
                    "command": " ".join(["smpirun", "-np", str(ranks), "-platform",
                                         benchlib.shown([cmd[4]]) if not link_bw else "%s.xml(links %s)" % (
                                             benchlib.shown([os.path.join(PLATFORMS, platform)]), link_bw),
