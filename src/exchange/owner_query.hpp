@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "core/big_vector.hpp"
-
 #include "core/types.hpp"
 #include "partition/vertex_partition.hpp"
 #include "mpi/comm.hpp"
@@ -28,9 +27,6 @@ class OwnerQuery {
  public:
   OwnerQuery(const mpi::Comm& comm, const Partition& part) : comm_(comm), part_(part) {}
 
-  // replies[i] = answer(questions[i]) as computed by the owner of vertex_of(questions[i]).
-  // answer runs on many threads at once. Answers are random accesses into per-vertex arrays, so
-  // prefetch(local index) is called a few questions ahead to overlap their cache misses. Collective.
   // Frees the capacity its buffers keep from one ask to the next.
   void release() {
     release_storage(dest_);
@@ -42,6 +38,9 @@ class OwnerQuery {
     release_storage(round_replies_);
   }
 
+  // replies[i] = answer(questions[i]) as computed by the owner of vertex_of(questions[i]).
+  // answer runs on many threads at once. Answers are random accesses into per-vertex arrays, so
+  // prefetch(local index) is called a few questions ahead to overlap their cache misses. Collective.
   template <class VertexOf, class Answer, class Prefetch = NoPrefetch>
   void ask(std::span<const Question> questions, std::span<Reply> replies, VertexOf&& vertex_of, Answer&& answer,
            Prefetch&& prefetch = {}) {

@@ -326,7 +326,7 @@ Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, co
     }
   }
   if (sort_vertices) {
-    std::vector<Column>().swap(w_sorted);
+    release_storage(w_sorted);
     rows::sort_rows_by_id(offsets, csr.columns);
   }
   csr.placement = placement;
