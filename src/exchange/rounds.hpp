@@ -40,11 +40,18 @@ inline constexpr std::int64_t kRelaxRound = std::int64_t{1} << 19;
 inline constexpr double kValidationRoundBytes = 24 << 20;
 // A validator's `chunk` when the budget is to size its rounds.
 inline constexpr std::int64_t kValidationRound = 0;
+// A round holds at most this share of a rank's tuples, so where ranks hold few tuples each (many
+// ranks a node, or the scale lab's simulated ranks, all in one process) the round buffers stay a
+// fraction of the graph's bytes instead of the whole budget. Where a rank holds four budgets'
+// worth of tuples or more, the budget binds and this changes nothing.
+inline constexpr double kValidationRoundTuplesShare = 1.0 / 4;
 // Tuples a round holds: `chunk` when one is given (> 0), else as many as the budget holds when each
-// takes `bytes_per_tuple` of the round's buffers, and at least a piece's worth.
-inline std::int64_t validation_round(std::int64_t chunk, double bytes_per_tuple) {
+// takes `bytes_per_tuple` of the round's buffers, at most the share above of `tuples_per_rank` (a
+// rank's mean, so every rank picks the same), and at least a piece's worth.
+inline std::int64_t validation_round(std::int64_t chunk, double bytes_per_tuple, double tuples_per_rank) {
   if (chunk > 0) return chunk;
-  return std::max<std::int64_t>(std::int64_t{1} << 12, static_cast<std::int64_t>(kValidationRoundBytes / bytes_per_tuple));
+  const double budget = std::min(kValidationRoundBytes / bytes_per_tuple, kValidationRoundTuplesShare * tuples_per_rank);
+  return std::max<std::int64_t>(std::int64_t{1} << 12, static_cast<std::int64_t>(budget));
 }
 
 // A list of `items` split into pieces of about `round` entries (entries_of(i): item i's), each

@@ -98,7 +98,8 @@ struct BfsBatchValidator::Impl {
 BfsBatchValidator::BfsBatchValidator(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
                                      int batch, std::int64_t chunk)
     : impl_(new Impl{source, part, comm, std::clamp(batch, 1, kMaxBatch),
-                     exchange::validation_round(chunk, round_bytes_per_tuple(static_cast<double>(part.num_vertices()), comm.size())), std::nullopt, std::nullopt,
+                     exchange::validation_round(chunk, round_bytes_per_tuple(static_cast<double>(part.num_vertices()), comm.size()),
+                                                validation::tuples_per_rank(source, comm)), std::nullopt, std::nullopt,
                      KeptParents(part.num_vertices(), part.local_count(), std::clamp(batch, 1, kMaxBatch) - 1), {}, 0}) {}
 
 BfsBatchValidator::~BfsBatchValidator() = default;
@@ -133,7 +134,7 @@ std::vector<ValidationResult> BfsBatchValidator::check(vertex_t root, std::span<
 
 double BfsBatchValidator::bytes(double n, double n_local, double m_local, int ranks, int batch) {
   const double parent_bytes = KeptParents::bytes_per_vertex(static_cast<vertex_t>(std::min(n, 9.0e18)));
-  const double round = std::min(m_local, static_cast<double>(exchange::validation_round(exchange::kValidationRound, round_bytes_per_tuple(n, ranks))));
+  const double round = std::min(m_local, static_cast<double>(exchange::validation_round(exchange::kValidationRound, round_bytes_per_tuple(n, ranks), m_local)));
   const double id = fits_32_bit(static_cast<vertex_t>(std::min(n, 9.0e18))) ? 4 : 8;
   const validation::RoutedShare share(ranks);
   // Per local vertex throughout: the batch's trees, a deep tree's 2-byte entries beside them, and

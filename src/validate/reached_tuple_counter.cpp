@@ -25,7 +25,8 @@ double round_bytes_per_tuple(vertex_t n, int ranks) {
 ReachedTupleCounter::ReachedTupleCounter(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
                                          int batch, std::int64_t chunk)
     : source_(source), part_(part), comm_(comm), batch_(std::clamp(batch, 1, kMaxBatch)),
-      chunk_(exchange::validation_round(chunk, round_bytes_per_tuple(part.num_vertices(), comm.size()))) {}
+      chunk_(exchange::validation_round(chunk, round_bytes_per_tuple(part.num_vertices(), comm.size()),
+                                        validation::tuples_per_rank(source, comm))) {}
 
 void ReachedTupleCounter::wait(std::span<const vertex_t> parents) {
   if (used_ + 1 >= batch_) throw std::logic_error("ReachedTupleCounter::wait: the batch is full");

@@ -36,6 +36,11 @@ struct RoutedShare {
   double apart, neither_here;
 };
 
+// A rank's mean share of the tuples, the same on every rank: what a scan's round is sized from.
+inline double tuples_per_rank(const EdgeSource& source, const mpi::Comm& comm) {
+  return static_cast<double>(source.global_tuples()) / comm.size();
+}
+
 // Id: the width tuples travel at (std::uint32_t whenever N allows).
 template <class Row, class Id, bool Weighted>
 class RoutedScan {

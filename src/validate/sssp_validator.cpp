@@ -98,7 +98,8 @@ SsspBatchValidator::SsspBatchValidator(const EdgeSource& source, const Partition
                                        int batch, std::int64_t chunk)
     : impl_(new Impl{source, part, comm, std::clamp(batch, 1, kMaxBatch),
                      exchange::validation_round(
-                         chunk, round_bytes_per_tuple(static_cast<double>(part.num_vertices()), comm.size())),
+                         chunk, round_bytes_per_tuple(static_cast<double>(part.num_vertices()), comm.size()),
+                         validation::tuples_per_rank(source, comm)),
                      std::nullopt,
                      KeptParents(part.num_vertices(), part.local_count(), std::clamp(batch, 1, kMaxBatch) - 1), {}, {}}) {
   if (!source.has_weights()) throw std::logic_error("SSSP validation needs an edge source with weights");
@@ -145,7 +146,7 @@ double SsspBatchValidator::held_bytes(double n, double n_local, int batch) {
 
 double SsspBatchValidator::bytes(double n, double n_local, double m_local, int ranks, int batch) {
   const double round =
-      std::min(m_local, static_cast<double>(exchange::validation_round(exchange::kValidationRound, round_bytes_per_tuple(n, ranks))));
+      std::min(m_local, static_cast<double>(exchange::validation_round(exchange::kValidationRound, round_bytes_per_tuple(n, ranks), m_local)));
   return held_bytes(n, n_local, batch) + round_bytes_per_tuple(n, ranks) * round;
 }
 

@@ -255,6 +255,18 @@ TEST(MemoryEstimate, ValidationHoldsTheRanksShareOnly) {
   EXPECT_LT(sssp42, 1.0 * (1 << 30));
 }
 
+// A validation round is sized by the byte budget where ranks hold many tuples, and by a quarter of
+// a rank's tuples where they hold few (the scale lab's simulated ranks share one process's memory),
+// never below a piece; a chunk that is given wins.
+TEST(ValidationRound, BudgetOrAShareOfTheRanksTuples) {
+  const double bytes_per_tuple = 48, budget = exchange::kValidationRoundBytes / bytes_per_tuple;
+  EXPECT_EQ(exchange::validation_round(exchange::kValidationRound, bytes_per_tuple, 1e9),
+            static_cast<std::int64_t>(budget));
+  EXPECT_EQ(exchange::validation_round(exchange::kValidationRound, bytes_per_tuple, 1 << 18), 1 << 16);
+  EXPECT_EQ(exchange::validation_round(exchange::kValidationRound, bytes_per_tuple, 100), 1 << 12);
+  EXPECT_EQ(exchange::validation_round(777, bytes_per_tuple, 1 << 18), 777);
+}
+
 }  // namespace
 }  // namespace g500
 
