@@ -80,86 +80,77 @@ std::vector<std::int64_t> edge_counts_or_throw(const char* kernel, const std::ve
   }
   return nedge;
 }
+
 // The timed loop every kernel runs over the roots: each search timed between barriers, its
 // traffic counted, then (outside the timing) `after` for the kernel's own bookkeeping and the
 // validation, or with --skip-validation the edge count alone. A batch's shared pass over the
-// tuples is timed once and its time split evenly over the batch's searches.
-struct KernelLoop {
-  const mpi::Comm& comm;
-  const RunOptions& options;
-  const Progress& progress;
-  const std::vector<vertex_t>& roots;
-  mpi::TrafficTally& validation_traffic;
-  const EdgeSource& source;  // names roots as the graph does
-
-  // emit(rec) runs last, after the validation (--output).
-  // `counting`: the edge counts alone, for --skip-validation (its check never throws).
-  template <class Search, class After, class Emit>
-  std::vector<RootRecord> run(const char* kernel, mpi::TrafficTally& search_traffic, Search&& search, After&& after,
-                              const SearchCheck& validation, const SearchCheck& counting, Emit&& emit) const {
-    const SearchCheck& checking = options.skip_validation ? counting : validation;
-    std::vector<RootRecord> records;
-    std::size_t batch_start = 0;  // the first record of the batch under way
-    const auto finish = [&](std::size_t k) {
-      RootRecord& rec = records[k];
-      emit(rec);
-      rec.teps = rec.seconds > 0 ? static_cast<double>(rec.nedge) / rec.seconds : 0;
-      progress.say("%s %zu/%zu root %lld: %.4f s, %lld edges, %.4g TEPS%s", kernel, k + 1, roots.size(),
-                   static_cast<long long>(rec.shown_root), rec.seconds, static_cast<long long>(rec.nedge), rec.teps,
-                   options.skip_validation ? "" : ", valid");
-    };
-    for (std::size_t k = 0; k < roots.size(); ++k) {
-      RootRecord rec;
-      rec.root = roots[k];
-      rec.shown_root = rec.root;
-      source.to_file_ids({&rec.shown_root, 1});
-      rec.seconds = timed_collective(comm, [&] {
-        search_traffic.start(mpi::traffic().snapshot());
-        search(rec);
-        search_traffic.stop(mpi::traffic().snapshot());
-      });
-      after(rec);
-      records.push_back(std::move(rec));
-      validation_traffic.start(mpi::traffic().snapshot());
-      const bool ends_batch = k + 1 - batch_start == static_cast<std::size_t>(checking.batch) || k + 1 == roots.size();
-      if (!ends_batch) {
-        records[k].validate_seconds = timed_collective(comm, [&] { checking.wait(records[k].root); });
-        validation_traffic.stop(mpi::traffic().snapshot());
-        continue;
-      }
-      std::vector<vertex_t> batch_roots;
-      std::vector<std::string> names;
-      for (std::size_t j = batch_start; j <= k; ++j) {
-        batch_roots.push_back(records[j].root);
-        names.push_back("search " + std::to_string(j + 1) + " of " + std::to_string(roots.size()));
-      }
-      std::vector<std::int64_t> nedge;
-      const double shared = timed_collective(comm, [&] {
-        const PhaseProgress phase(progress, std::string(options.skip_validation ? "counting" : "validating") + " " +
-                                                kernel + " searches " + std::to_string(batch_start + 1) + "-" +
-                                                std::to_string(k + 1));
-        nedge = checking.check(batch_roots, names);
-      });
-      validation_traffic.stop(mpi::traffic().snapshot());
-      for (std::size_t j = batch_start; j <= k; ++j) {
-        records[j].nedge = nedge[j - batch_start];
-        if (options.skip_validation) {
-          records[j].validate_seconds = 0;
-          records[j].result = "not validated";
-        } else {
-          records[j].validate_seconds += shared / static_cast<double>(k + 1 - batch_start);
-          records[j].result = "valid";
-        }
-        finish(j);
-      }
-      batch_start = k + 1;
+// tuples is timed once and its time split evenly over the batch's searches. Must stay whole: one
+// pass of the loop is a search, its batch's check and the records the check completes.
+// emit(rec) runs last, after the validation (--output).
+// `counting`: the edge counts alone, for --skip-validation (its check never throws).
+template <class Search, class After, class Emit>
+std::vector<RootRecord> timed_loop(const KernelRun& run, const char* kernel, mpi::TrafficTally& search_traffic,
+                                   Search&& search, After&& after, const SearchCheck& validation,
+                                   const SearchCheck& counting, Emit&& emit) {
+  const SearchCheck& checking = run.options.skip_validation ? counting : validation;
+  std::vector<RootRecord> records;
+  std::size_t batch_start = 0;  // the first record of the batch under way
+  const auto finish = [&](std::size_t k) {
+    RootRecord& rec = records[k];
+    emit(rec);
+    rec.teps = rec.seconds > 0 ? static_cast<double>(rec.nedge) / rec.seconds : 0;
+    run.progress.say("%s %zu/%zu root %lld: %.4f s, %lld edges, %.4g TEPS%s", kernel, k + 1, run.roots.size(),
+                     static_cast<long long>(rec.shown_root), rec.seconds, static_cast<long long>(rec.nedge), rec.teps,
+                     run.options.skip_validation ? "" : ", valid");
+  };
+  for (std::size_t k = 0; k < run.roots.size(); ++k) {
+    RootRecord rec;
+    rec.root = run.roots[k];
+    rec.shown_root = rec.root;
+    run.source.to_file_ids({&rec.shown_root, 1});
+    rec.seconds = timed_collective(run.comm, [&] {
+      search_traffic.start(mpi::traffic().snapshot());
+      search(rec);
+      search_traffic.stop(mpi::traffic().snapshot());
+    });
+    after(rec);
+    records.push_back(std::move(rec));
+    run.validation_traffic.start(mpi::traffic().snapshot());
+    const bool ends_batch =
+        k + 1 - batch_start == static_cast<std::size_t>(checking.batch) || k + 1 == run.roots.size();
+    if (!ends_batch) {
+      records[k].validate_seconds = timed_collective(run.comm, [&] { checking.wait(records[k].root); });
+      run.validation_traffic.stop(mpi::traffic().snapshot());
+      continue;
     }
-    return records;
+    std::vector<vertex_t> batch_roots;
+    std::vector<std::string> names;
+    for (std::size_t j = batch_start; j <= k; ++j) {
+      batch_roots.push_back(records[j].root);
+      names.push_back("search " + std::to_string(j + 1) + " of " + std::to_string(run.roots.size()));
+    }
+    std::vector<std::int64_t> nedge;
+    const double shared = timed_collective(run.comm, [&] {
+      const PhaseProgress phase(run.progress, std::string(run.options.skip_validation ? "counting" : "validating") +
+                                                  " " + kernel + " searches " + std::to_string(batch_start + 1) + "-" +
+                                                  std::to_string(k + 1));
+      nedge = checking.check(batch_roots, names);
+    });
+    run.validation_traffic.stop(mpi::traffic().snapshot());
+    for (std::size_t j = batch_start; j <= k; ++j) {
+      records[j].nedge = nedge[j - batch_start];
+      if (run.options.skip_validation) {
+        records[j].validate_seconds = 0;
+        records[j].result = "not validated";
+      } else {
+        records[j].validate_seconds += shared / static_cast<double>(k + 1 - batch_start);
+        records[j].result = "valid";
+      }
+      finish(j);
+    }
+    batch_start = k + 1;
   }
-};
-
-KernelLoop loop_of(const KernelRun& k) {
-  return {k.comm, k.options, k.progress, k.roots, k.validation_traffic, k.source};
+  return records;
 }
 
 }  // namespace
@@ -183,8 +174,8 @@ std::vector<RootRecord> run_bfs_kernel(const KernelRun& k, BfsEngine& engine, Ph
   engine.search(k.roots.front(), parents, nullptr);
   if (k.peak_before_validation.empty()) k.peak_before_validation = k.comm.allgather(peak_resident_bytes());
   mpi::TrafficTally search_traffic;
-  std::vector<RootRecord> records = loop_of(k).run(
-      "BFS", search_traffic, [&](RootRecord& rec) { engine.search(rec.root, parents, &rec.levels); },
+  std::vector<RootRecord> records = timed_loop(
+      k, "BFS", search_traffic, [&](RootRecord& rec) { engine.search(rec.root, parents, &rec.levels); },
       [&](RootRecord& rec) {
         reduce_level_traffic(k.comm, rec.levels);
         gather_level_phases(k.comm, rec.levels);
@@ -230,8 +221,8 @@ std::vector<RootRecord> run_sssp_kernel(const KernelRun& k, SsspEngine& sssp, Ph
   sssp.search(k.roots.front(), parents, dist, nullptr);  // warm-up, as for BFS (not validated)
   if (k.peak_before_validation.empty()) k.peak_before_validation = k.comm.allgather(peak_resident_bytes());
   mpi::TrafficTally sssp_traffic;
-  std::vector<RootRecord> records = loop_of(k).run(
-      "SSSP", sssp_traffic, [&](RootRecord& rec) { sssp.search(rec.root, parents, dist, &rec.buckets); },
+  std::vector<RootRecord> records = timed_loop(
+      k, "SSSP", sssp_traffic, [&](RootRecord& rec) { sssp.search(rec.root, parents, dist, &rec.buckets); },
       [&](RootRecord& rec) {
         if (k.options.inject_fault && k.part.owns(rec.root)) dist[k.part.to_local(rec.root)] = 1.0f;
       },
