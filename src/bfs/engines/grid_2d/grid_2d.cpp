@@ -214,7 +214,7 @@ std::vector<std::uint8_t> Grid2D<Column>::gather_row_tables() {
     row_comm_.allgatherv<std::uint8_t>(mine, code.data(), counts, displs);
   }
   // This block's part of the table holds its sorted -> local map too: the CSR's copy goes.
-  big_vector<Column>().swap(csr_.sorted_to_local);
+  release_storage(csr_.sorted_to_local);
   return code;
 }
 
