@@ -9,6 +9,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <string_view>
 #include <utility>
 
 #include "bfs/engine_choice.hpp"
@@ -51,7 +52,7 @@ std::string first_line(const std::string& text) { return text.substr(0, text.fin
 // The options of the run whose meaning depends on others, kept to check them after parsing.
 struct RunFlags {
   CLI::Option *input, *input_weights, *format, *relabel, *roots_file, *bfs, *validation_batch, *json, *output,
-      *output_format, *comm_matrix, *energy_loop;
+      *output_format, *comm_matrix, *energy_loop, *roots, *root;
   std::vector<std::string> kernels = {"bfs"};
   std::string energy_loop_text;
   std::vector<CLI::Option*> sssp_options;  // kernel 3's, as its group added them
@@ -69,17 +70,20 @@ void add_run_options(CLI::App& app, RunOptions& run, RunFlags& f) {
                                    "the weights of a binary --input (what g500 generate --weights writes), for SSSP");
   f.format = app.add_option("--format", run.input_format, "format of --input: auto (from the extension), binary, edgelist, mtx")
                  ->capture_default_str()->transform(one_of({"auto", "binary", "edgelist", "mtx"}));
-  app.add_option("--root", run.root_ids,
-                 "search from this vertex (repeatable; the graph's own ids, so from 1 in Matrix Market files) "
-                 "instead of --roots chosen by the seed")
-      ->transform(decimal<vertex_t>())->allow_extra_args(false);
+  f.root = app.add_option("--root", run.root_ids,
+                          "search from this vertex (repeatable; the graph's own ids, so from 1 in Matrix Market files) "
+                          "instead of --roots chosen by the seed")
+               ->transform(decimal<vertex_t>())
+               ->allow_extra_args(false);
   f.roots_file = app.add_option("--roots-file", run.roots_file, "search from the vertices listed in this file, one id a line");
   f.relabel = app.add_option("--relabel", run.relabel,
                              "renumber --input's ids 0..N-1 in id order: on, off, or auto (when the largest id exceeds "
                              "four times the tuple count); results keep the file's ids")
                   ->transform(choice<Relabel>({{"auto", Relabel::automatic}, {"on", Relabel::on}, {"off", Relabel::off}}))
                   ->default_str("auto");
-  app.add_option("-n,--roots", run.roots, "number of BFS roots (>= 1)")->capture_default_str()->transform(decimal<int>());
+  f.roots = app.add_option("-n,--roots", run.roots, "number of BFS roots (>= 1)")
+                ->capture_default_str()
+                ->transform(decimal<int>());
   std::string engines_help =
       "BFS engine:\n  auto: hybrid-2d from " + std::to_string(kAutoTwoDRanks) +
       " ranks whose grid is at most " + std::to_string(kAutoMaxGridAspect) +
@@ -229,6 +233,10 @@ void check_names(const RunOptions& run, const RunFlags& f) {
   std::set<std::string> kernels;
   for (const std::string& k : f.kernels)
     if (!kernels.insert(k).second) throw UserError("--kernels names " + k + " twice");
+  if (given(f.roots) && (given(f.root) || given(f.roots_file))) {
+    throw UserError(std::string("--roots counts roots chosen by the seed, and ") +
+                    (given(f.root) ? "--root" : "--roots-file") + " names them: give one");
+  }
   std::set<vertex_t> roots;
   for (const vertex_t r : run.root_ids)
     if (!roots.insert(r).second) throw UserError("--root " + std::to_string(r) + " is given twice");
@@ -266,8 +274,10 @@ CLI::App* add_plan_command(CLI::App& app, PlanOptions& plan, PlanFlags& f) {
   cmd->add_option("--ranks-per-node", plan.ranks_per_node, "MPI ranks a node (>= 1)")->required()->transform(decimal<int>());
   cmd->add_option("--threads-per-rank", plan.threads_per_rank, "OpenMP threads a rank (>= 1)")
       ->capture_default_str()->transform(decimal<int>());
-  cmd->add_option("--memory-per-node", f.memory, "memory a node: 32GiB, 512 GiB, 24GB, 1.5T (K M G T: powers of 1024, "
-                                                 "KB MB GB TB: of 1000)")->required();
+  cmd->add_option("--memory-per-node", f.memory,
+                  "memory a node: 32GiB, 512 GiB, 24GB, 1.5T (K M G T P: powers of 1024, "
+                  "KB MB GB TB PB: of 1000)")
+      ->required();
   f.scale = cmd->add_option("-s,--scale", f.scale_value, "also show this SCALE's phases (1..42)")->transform(decimal<int>());
   cmd->add_option("-e,--edgefactor", plan.edgefactor, "edge tuples per vertex (>= 1)")
       ->capture_default_str()->transform(decimal<int>());
@@ -338,6 +348,13 @@ Command parse_command_line(int argc, const char* const* argv) {
     cmd.kind = Command::Kind::version;
     return cmd;
   }
+  // A list option takes its items once, comma-separated: a second occurrence would add to the first
+  // where a user means to replace it.
+  if (std::count_if(argv, argv + argc, [](const char* a) {
+        const std::string_view arg(a);
+        return arg == "--kernels" || arg.starts_with("--kernels=");
+      }) > 1)
+    throw UserError("--kernels is given twice: name the kernels once, comma-separated (--kernels bfs,sssp)");
   if (generate->parsed()) {
     cmd.kind = Command::Kind::generate;
     check_graph_options(gen.scale, gen.edgefactor);

@@ -21,6 +21,7 @@
 #include "harness/reference_style.hpp"
 #include "harness/report.hpp"
 #include "io/output_file.hpp"
+#include "io/staged_file.hpp"
 #include "mpi/comm.hpp"
 
 namespace {
@@ -83,7 +84,9 @@ int run(const g500::Command& cmd, const g500::ReferenceForm& form, int argc, cha
                     {{"--json", options.json_path}, {"--output", options.output_path}}, world);
       g500::choose_threads(world, options.quiet);
       if (through_file) through_file->prepare(world);
-      const g500::RunRecord run = g500::run_benchmark(options, world);
+      // The run's outputs (--output, --json) land together once all are written, or none does.
+      g500::io::PendingOutputs outputs(world);
+      const g500::RunRecord run = g500::run_benchmark(options, world, outputs);
       if (world.is_root()) {
         if (cmd.run.reference_stats) g500::print_reference_statistics(std::cout, run);
         else g500::print_statistics(std::cout, run);
@@ -97,7 +100,7 @@ int run(const g500::Command& cmd, const g500::ReferenceForm& form, int argc, cha
             nlohmann::json record = g500::to_json(run, joined(argc, argv));
             record["version"] = g500::version();
             record["commit"] = g500::source_commit();
-            g500::io::write_text_file(cmd.run.json_path, record.dump(1) + "\n");
+            outputs.add(g500::io::write_text_staged(cmd.run.json_path, record.dump(1) + "\n"));
           } catch (const g500::UserError& e) {
             failure = e.what();
           }
@@ -105,6 +108,7 @@ int run(const g500::Command& cmd, const g500::ReferenceForm& form, int argc, cha
         failure = world.broadcast_string(failure, 0);
         if (!failure.empty()) throw g500::UserError(failure);
       }
+      outputs.commit();
       return 0;
     }
   }
@@ -141,6 +145,7 @@ int main(int argc, char** argv) {
   }
   g500::mpi::Environment env(argc, argv, level);
   const g500::mpi::Comm world = g500::mpi::Comm::world();
+  g500::mpi::abort_job_when_out_of_memory();
   try {
     if (!parse_error.empty()) throw g500::UserError(parse_error);
     g500::BfsOptions& bfs = cmd->run.bfs;

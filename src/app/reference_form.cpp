@@ -15,6 +15,9 @@ bool whole_number(std::string_view text) {
   return !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
+// The number without a leading '+', which atoi skips and g500's options do not take.
+std::string as_atoi_reads(const std::string& text) { return text.front() == '+' ? text.substr(1) : text; }
+
 bool has(const std::vector<std::string>& args, std::string_view option) {
   return std::any_of(args.begin(), args.end(), [&](const std::string& a) {
     return a == option || (a.size() > option.size() && a.compare(0, option.size(), option) == 0 && a[option.size()] == '=');
@@ -47,9 +50,11 @@ void reference_program(ReferenceForm& form, const Environment& env, const std::v
     form.edge_file = file;
     if (sssp) form.weight_file = form.edge_file + ".weights";
     form.reuse_file = env("REUSEFILE") != nullptr;
-    form.notes.push_back("TMPFILE is set: the graph goes through '" + form.edge_file + "'" +
-                         (sssp ? " and '" + form.weight_file + "'" : "") +
-                         (form.reuse_file ? ", kept for later runs (REUSEFILE is set)" : ", removed at the end"));
+    const std::string files = "'" + form.edge_file + "'" + (sssp ? " and '" + form.weight_file + "'" : "");
+    form.notes.push_back(form.reuse_file ? "TMPFILE is set: the graph goes through " + files +
+                                               ", kept with a record of it for later runs (REUSEFILE is set)"
+                                         : "TMPFILE is set: the graph goes through files of this run's own beside " +
+                                               files + " (.g500-partial-HOST-PID), removed at the end");
   }
 }
 
@@ -75,10 +80,10 @@ ReferenceForm reference_form(int argc, const char* const* argv, const Environmen
   // SCALE [edgefactor] first, as the reference takes them; a drop-in needs SCALE, as it does.
   std::size_t positional = 0;
   if (!rest.empty() && whole_number(rest[0])) {
-    form.args.insert(form.args.end(), {"--scale", rest[0]});
+    form.args.insert(form.args.end(), {"--scale", as_atoi_reads(rest[0])});
     positional = 1;
     if (rest.size() > 1 && whole_number(rest[1])) {
-      form.args.insert(form.args.end(), {"--edgefactor", rest[1]});
+      form.args.insert(form.args.end(), {"--edgefactor", as_atoi_reads(rest[1])});
       positional = 2;
     }
   } else if (drop_in && !asks_only) {

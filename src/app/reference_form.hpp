@@ -29,9 +29,9 @@ struct ReferenceForm {
   std::vector<std::string> args;   // g500's own arguments, the program's name first
   std::vector<std::string> notes;  // what the environment changed, said on stderr before the run
   // TMPFILE: the graph goes through this edge file (and, with kernel 3, its weights in
-  // TMPFILE.weights): written by `g500 generate`'s code, then read as --input. Removed after the
-  // run unless REUSEFILE is set; with REUSEFILE, files that already hold this graph are read as
-  // they are.
+  // TMPFILE.weights), written by `g500 generate`'s code, then read as --input: under a name of the
+  // run's own beside it, removed at the end, unless REUSEFILE is set; with REUSEFILE at TMPFILE
+  // itself, with a record that shows later runs it holds their graph (app/graph_through_file.hpp).
   std::string edge_file, weight_file;
   bool reuse_file = false;
 };

@@ -28,11 +28,11 @@ class BigAllocator {
     const std::size_t bytes = n * sizeof(T);
     if (bytes < kHuge) {
       if (void* p = std::malloc(bytes ? bytes : 1)) return static_cast<T*>(p);
-      throw std::bad_alloc();
+      failed();
     }
     const std::size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
     void* p = std::aligned_alloc(kHuge, rounded);
-    if (!p) throw std::bad_alloc();
+    if (!p) failed();
     madvise(p, rounded, MADV_HUGEPAGE);
     return static_cast<T*>(p);
   }
@@ -51,6 +51,13 @@ class BigAllocator {
   friend bool operator==(const BigAllocator&, const BigAllocator&) { return true; }
 
  private:
+  // As operator new fails: through the program's new_handler when it has one (g500 ends the job
+  // with one line there, mpi/comm.hpp), else std::bad_alloc.
+  [[noreturn]] static void failed() {
+    if (const std::new_handler handler = std::get_new_handler()) handler();
+    throw std::bad_alloc();
+  }
+
   static constexpr std::size_t kHuge = std::size_t{2} << 20;
 };
 

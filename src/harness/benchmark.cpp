@@ -154,6 +154,13 @@ void record_peak(const mpi::Comm& comm, const Progress& progress, RunRecord& run
 // The data flow of docs/architecture.md: edge source -> memory check -> kernel 1 -> roots ->
 // kernel 2 and kernel 3, each a timed, validated loop -> traffic and peaks for the report.
 RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
+  io::PendingOutputs outputs(comm);
+  RunRecord run = run_benchmark(options, comm, outputs);
+  outputs.commit();
+  return run;
+}
+
+RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm, io::PendingOutputs& outputs) {
   const Progress progress(comm.is_root() && !options.quiet);
   RunRecord run;
   run.options = options;
@@ -185,12 +192,12 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   const int wanted_batch = kernels.validation_batch;
   kernels.validation_batch =
       fitting_validation_batch(comm, opened.vertices, tuples, bfs, kernels, !options.skip_validation);
+  run.memory_estimate_per_rank = estimate_graph_bytes(opened.vertices, tuples, comm.size(), bfs, kernels);
+  check_memory(comm, run.memory_estimate_per_rank, opened.what);
   if (kernels.validation_batch < wanted_batch) {
     progress.say("validating %d searches at a time: %d do not fit the memory", kernels.validation_batch,
                  wanted_batch);
   }
-  run.memory_estimate_per_rank = estimate_graph_bytes(opened.vertices, tuples, comm.size(), bfs, kernels);
-  check_memory(comm, run.memory_estimate_per_rank, opened.what);
   // Which ranks share a node, for the traffic between and within nodes (--ranks-per-node pretends).
   const mpi::NodeTopology nodes(comm, options.bfs.node.ranks_per_node);
   mpi::traffic().set_nodes(nodes.node_of_rank(), comm.rank());
@@ -248,7 +255,7 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
     traffic.construction.add(mpi::traffic().snapshot().since(before));
   }
   if (graphs.sssp) run.sssp_roots = run_sssp_kernel(kernel_run, *graphs.sssp, traffic, run.sssp_energy);
-  if (output) output->close();
+  if (output) output->close(outputs);
 
   traffic.validation = validation_traffic.counts();
   if (search_peer_bytes.empty()) search_peer_bytes.assign(comm.size(), 0);

@@ -20,9 +20,13 @@
 namespace g500 {
 namespace {
 
+// GiB to one decimal, or MiB below 1 GiB, where one decimal of GiB would hide the difference.
 std::string gib(double bytes) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
+  if (bytes < 1024.0 * 1024 * 1024)
+    std::snprintf(buf, sizeof buf, "%.0f MiB", bytes / (1024.0 * 1024));
+  else
+    std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
   return buf;
 }
 
@@ -96,8 +100,8 @@ std::int64_t estimate_generate_bytes(int scale, int edgefactor, int num_ranks, b
 void check_memory(const mpi::Comm& comm, std::int64_t bytes_per_rank, const std::string& what) {
   const mpi::NodeShortfall worst = mpi::worst_node_shortfall(comm, bytes_per_rank);
   if (worst.need > 0) {
-    throw UserError("not enough memory for " + what + ": a node needs about " + gib(worst.need) + " but has " +
-                    gib(worst.has) + " available (use a smaller --scale or more nodes)");
+    throw UserError("not enough memory for " + what + ": " + worst.where + " needs about " + gib(worst.need) +
+                    " but has " + gib(worst.has) + " available (use a smaller --scale or more nodes)");
   }
 }
 
@@ -124,7 +128,7 @@ int fitting_validation_batch(const mpi::Comm& comm, double vertices, double tupl
   const auto fits = [&] { return mpi::node_memory_fits(comm, estimate_graph_bytes(vertices, tuples, comm.size(), bfs, k)); };
   if (!validating || k.validation_batch <= 1 || fits()) return kernels.validation_batch;
   k.validation_batch = 1;
-  if (!fits()) return kernels.validation_batch;
+  if (!fits()) return 1;  // nothing fits: the refusal then names the smallest need
   k.validation_batch = kernels.validation_batch;
   while (!fits()) --k.validation_batch;
   return k.validation_batch;

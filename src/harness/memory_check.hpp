@@ -42,12 +42,12 @@ std::string fitting_engine(double vertices, double tuples, int num_ranks, const 
 // Peak bytes one rank needs to generate and write its slice.
 std::int64_t estimate_generate_bytes(int scale, int edgefactor, int num_ranks, bool with_weights);
 
-// Collective: throws UserError on every rank when the ranks sharing any node need more than that
-// node has available.
+// Collective: throws UserError on every rank when the ranks need more than a node, a memory cgroup
+// or a process limit leaves them (mpi/node_memory.hpp).
 void check_memory(const mpi::Comm& comm, std::int64_t bytes_per_rank, const std::string& what);
 // Collective. The searches to validate per pass over the tuples: kernels.validation_batch,
-// or fewer when that many would not fit the nodes' memory; unchanged when the run does not fit even
-// with one (check_memory then refuses the run) or when nothing is validated.
+// or fewer when that many would not fit the nodes' memory; 1 when the run does not fit even with
+// one (check_memory then refuses it by its smallest need); unchanged when nothing is validated.
 int fitting_validation_batch(const mpi::Comm& comm, double vertices, double tuples, const BfsOptions& bfs,
                              const KernelChoice& kernels, bool validating);
 

@@ -1,6 +1,9 @@
 #include "harness/plan.hpp"
 
+#include <omp.h>
+
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <ostream>
@@ -94,13 +97,10 @@ void print_scale(std::ostream& out, const PlanOptions& plan, const Machine& m, i
 }  // namespace
 
 double parse_memory_size(const std::string& text) {
-  std::size_t at = 0;
+  // Decimal digits only (from_chars takes no hexadecimal here, where stod would read "0x20G").
   double value = 0;
-  try {
-    value = std::stod(text, &at);
-  } catch (const std::exception&) {
-    at = 0;
-  }
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, std::chars_format::general);
+  const std::size_t at = ec == std::errc() ? static_cast<std::size_t>(end - text.data()) : 0;
   std::string unit = text.substr(at);
   while (!unit.empty() && std::isspace(static_cast<unsigned char>(unit.front()))) unit.erase(0, 1);
   double scale = 0;
@@ -115,11 +115,33 @@ double parse_memory_size(const std::string& text) {
   if (at == 0 || scale == 0 || !(value > 0) || !std::isfinite(value)) {
     throw UserError("--memory-per-node must be a size such as 32GiB, 512 GiB or 24GB, got '" + text + "'");
   }
+  // Whole bytes: "1e-9G" is one byte and no machine.
+  if (value * scale < 1) throw UserError("--memory-per-node must be at least 1 byte, got '" + text + "'");
   return value * scale;
 }
 
+// The estimates size some per-thread buffers by this process's thread count: while the plan is
+// made, that is the planned rank's, so that the plan's figures and the run's are one number.
+class PlannedThreads {
+ public:
+  explicit PlannedThreads(int threads) : before_(omp_get_max_threads()) { omp_set_num_threads(threads); }
+  ~PlannedThreads() { omp_set_num_threads(before_); }
+
+ private:
+  int before_;
+};
+
 void print_plan(std::ostream& out, const PlanOptions& plan) {
+  const PlannedThreads threads(plan.threads_per_rank);
   const Machine m{static_cast<double>(plan.nodes) * plan.ranks_per_node, plan.memory_per_node / plan.ranks_per_node};
+  int largest = kMaxScale;
+  ScaleFit fit = fit_scale(plan, m, largest);
+  while (!fit.fits && largest > 1) fit = fit_scale(plan, m, --largest);
+  if (!fit.fits) {
+    throw UserError("no SCALE fits this machine: a rank has " + bytes_text(m.memory_per_rank) +
+                    " (--memory-per-node over --ranks-per-node), and SCALE 1 needs " +
+                    bytes_text(fit_scale(plan, m, 1).phases.peak()) + " a rank");
+  }
   out << "machine: " << plan.nodes << " nodes x " << plan.ranks_per_node << " ranks x " << plan.threads_per_rank
       << " threads = "
       << static_cast<std::int64_t>(m.ranks) << " ranks, " << bytes_text(plan.memory_per_node) << " a node ("
@@ -134,13 +156,6 @@ void print_plan(std::ostream& out, const PlanOptions& plan) {
   }
   out << "\n";
   if (plan.scale) print_scale(out, plan, m, *plan.scale);
-  int largest = kMaxScale;
-  ScaleFit fit = fit_scale(plan, m, largest);
-  while (!fit.fits && largest > 1) fit = fit_scale(plan, m, --largest);
-  if (!fit.fits) {
-    out << "largest SCALE: none (even SCALE 1 does not fit)\n";
-    return;
-  }
   if (!plan.scale || *plan.scale != largest) print_scale(out, plan, m, largest);
   out << "largest SCALE: " << largest << " (validation batch " << fit.batch << ")\n";
 }

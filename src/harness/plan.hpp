@@ -23,8 +23,9 @@ struct PlanOptions {
   KernelChoice kernels;
 };
 
-// Bytes from "32GiB", "512 GiB", "24GB", "1.5T", "4096MiB" or a plain number of bytes: K, M, G, T
-// with or without "iB" are powers of 1024, "KB", "MB", "GB", "TB" powers of 1000. Throws UserError.
+// Bytes from "32GiB", "512 GiB", "24GB", "1.5T", "4096MiB" or a plain number of bytes (decimal,
+// at least 1 byte): K, M, G, T, P with or without "iB" are powers of 1024, "KB", "MB", "GB", "TB",
+// "PB" powers of 1000. Throws UserError.
 double parse_memory_size(const std::string& text);
 
 void print_plan(std::ostream& out, const PlanOptions& plan);

@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "exchange/rounds.hpp"
 #include "io/graph_parse.hpp"
+#include "io/output_file.hpp"
 
 namespace g500 {
 namespace {
@@ -381,6 +382,8 @@ std::unique_ptr<FileEdgeSource> FileEdgeSource::open(const mpi::Comm& comm, cons
   if (!weights.empty() && format != GraphFormat::binary) {
     throw UserError("--input-weights goes with a binary edge file; a text file carries its weights in a third column");
   }
+  const io::FileStamp opened = io::stamp_of(path),
+                      weights_opened = weights.empty() ? io::FileStamp{} : io::stamp_of(weights);
   auto file = std::make_unique<mpi::File>(comm, path, mpi::File::Mode::read);
   Scan scan = format == GraphFormat::binary ? scan_binary_file(comm, *file, path)
                                             : scan_text_file(comm, *file, path, format);
@@ -392,6 +395,8 @@ std::unique_ptr<FileEdgeSource> FileEdgeSource::open(const mpi::Comm& comm, cons
   }
   auto source = std::make_unique<FileEdgeSource>(std::move(file), path, format, std::move(scan));
   source->weights_ = std::move(weight_file);
+  source->opened_ = opened;
+  source->weights_opened_ = weights_opened;
   // auto: the tuples name at most 2M distinct ids, so an id range over 4M is less than half used,
   // known without counting (a file that uses most of its range pays no extra pass).
   if (relabel == Relabel::on || (relabel == Relabel::automatic && source->vertices_ > 4 * source->global_tuples())) {
@@ -401,15 +406,27 @@ std::unique_ptr<FileEdgeSource> FileEdgeSource::open(const mpi::Comm& comm, cons
   return source;
 }
 
-FileEdgeSource::~FileEdgeSource() = default;
+FileEdgeSource::~FileEdgeSource() {
+  dense_.reset();  // deleted as it closes
+  if (!dense_path_.empty()) io::forget_on_signal(dense_path_);
+}
 
 void FileEdgeSource::relabel(const mpi::Comm& comm) {
-  std::string path;
+  // A staging name of io/output_file.hpp: removed on a catchable signal and on an abort, and one
+  // left by a killed run is removed by the next run that relabels.
+  std::string path, refusal;
   if (comm.is_root()) {
     const char* tmp = std::getenv("TMPDIR");
-    path = std::string(tmp && *tmp ? tmp : "/tmp") + "/g500-dense-ids-" + std::to_string(getpid()) + ".bin";
+    const io::StagedPath scratch = io::stage(std::string(tmp && *tmp ? tmp : "/tmp") + "/g500-dense-ids.bin", getpid());
+    path = scratch.write_path;
+    if (scratch.in_place)
+      refusal = "'" + scratch.final_path + "' is not a regular file: g500 keeps its relabelled tuples beside it";
   }
+  refusal = comm.broadcast_string(refusal, 0);
+  if (!refusal.empty()) throw UserError(refusal);
   path = comm.broadcast_string(path, 0);
+  if (!comm.is_root()) io::remove_on_signal(path);  // this rank's open may create it
+  dense_path_ = path;
   auto dense = std::make_unique<mpi::File>(comm, path, mpi::File::Mode::scratch);
   std::vector<vertex_t> ids;
   for_each_round(*this, comm, exchange::kBuildRound, [&](std::int64_t offset, std::span<const Edge> edges) {
@@ -465,6 +482,13 @@ void FileEdgeSource::parse_from(std::int64_t first, std::int64_t count, Visit&& 
   if (index < first + count) mpi::abort_job("'" + path_ + "' changed while it was being read: it holds fewer tuples now");
 }
 
+void FileEdgeSource::check_unchanged(const std::string& path, const io::FileStamp& opened) const {
+  const io::FileStamp now = io::stamp_of(path);
+  if (now == opened) return;
+  if (now.exists && now.bytes < opened.bytes) mpi::abort_job("cannot read '" + path + "': it is shorter now");
+  mpi::abort_job("'" + path + "' changed while it was being read: it was replaced or written to since it was opened");
+}
+
 // Ids read again must lie where the opening pass found them: a file changed since could crash the
 // build with any other id.
 void FileEdgeSource::check_ids_again(std::span<const Edge> edges, std::int64_t offset) const {
@@ -487,11 +511,13 @@ void FileEdgeSource::read(std::int64_t offset, std::span<Edge> out) const {
                        error) != want) {
       mpi::abort_job("cannot read '" + path_ + "': " + (error.empty() ? "it is shorter now" : error));
     }
+    if (!dense_) check_unchanged(path_, opened_);
     if (!dense_) check_ids_again(out, offset);
     return;
   }
   parse_from(offset, static_cast<std::int64_t>(out.size()),
              [&](std::int64_t k, const ParsedLine& t) { out[k] = Edge{t.u, t.v}; });
+  check_unchanged(path_, opened_);
   check_ids_again(out, offset);
 }
 
@@ -503,6 +529,7 @@ void FileEdgeSource::read_weights(std::int64_t offset, std::span<float> out) con
         static_cast<std::int64_t>(out.size_bytes())) {
       mpi::abort_job("cannot read '" + weights_->path() + "': " + (error.empty() ? "it is shorter now" : error));
     }
+    check_unchanged(weights_->path(), weights_opened_);
     bool bad = false;
 #pragma omp parallel for schedule(static) reduction(|| : bad)
     for (std::size_t k = 0; k < out.size(); ++k) {
@@ -514,6 +541,7 @@ void FileEdgeSource::read_weights(std::int64_t offset, std::span<float> out) con
   }
   parse_from(offset, static_cast<std::int64_t>(out.size()),
              [&](std::int64_t k, const ParsedLine& t) { out[k] = t.weight; });
+  check_unchanged(path_, opened_);
 }
 
 std::string FileEdgeSource::describe() const {

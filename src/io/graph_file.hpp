@@ -16,6 +16,7 @@
 
 #include "graph/edge_source.hpp"
 #include "mpi/comm.hpp"
+#include "io/file_stamp.hpp"
 #include "io/id_relabel.hpp"
 #include "mpi/file.hpp"
 
@@ -69,6 +70,9 @@ class FileEdgeSource : public EdgeSource {
   template <class Visit>
   void parse_from(std::int64_t first, std::int64_t count, Visit&& visit) const;
 
+  // Ends the job (mpi::abort_job) when `path` is not the file it was when opened (rewritten in
+  // place, replaced), whatever its tuples hold now.
+  void check_unchanged(const std::string& path, const io::FileStamp& opened) const;
   // Ends the job (mpi::abort_job) when tuples read again name ids outside 0 .. N - 1.
   void check_ids_again(std::span<const Edge> edges, std::int64_t offset) const;
   // Relabels (collective): numbers the distinct ids and writes the dense tuples to a scratch file.
@@ -77,7 +81,9 @@ class FileEdgeSource : public EdgeSource {
   std::unique_ptr<mpi::File> file_;
   std::unique_ptr<IdRelabel> relabel_;   // with relabelling: the numbering
   std::unique_ptr<mpi::File> dense_;     // ... and the tuples in dense ids (binary)
+  std::string dense_path_;               // where dense_ lives, removed should the run be stopped
   std::unique_ptr<mpi::File> weights_;   // a binary edge file's weights
+  io::FileStamp opened_, weights_opened_;  // the files as they were before the opening pass
   std::string path_;
   GraphFormat format_;
   vertex_t vertices_;

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -89,9 +90,12 @@ inline ParsedLine parse_edge_line(std::string_view line, vertex_t id_base) {
     double w = 0;
     const std::string_view t = tokens[2];
     const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), w);
-    if (ec != std::errc() || ptr != t.data() + t.size() || !std::isfinite(w) || w < 0 || w > 3.0e38) {
+    if (ec != std::errc() || ptr != t.data() + t.size() || !std::isfinite(w) || w < 0) {
       return bad(quoted(t) + " is not a non-negative weight");
     }
+    // Weights are float32, as in a binary weights file: up to its largest value, and no further.
+    if (w > std::numeric_limits<float>::max())
+      return bad(quoted(t) + " is above the largest float32 weight (3.4028235e38)");
     out.weight = static_cast<float>(w) + 0.0f;  // -0 becomes +0: weights' bits must order like weights
   }
   return out;

@@ -130,7 +130,10 @@ void remove_stale_staging(const std::string& path, const std::string& host) {
   while (const dirent* entry = readdir(dir)) {
     const std::string name = entry->d_name;
     if (name.compare(0, prefix.size(), prefix) != 0) continue;
-    const std::string digits = name.substr(prefix.size());
+    // PID, or PID.g500-partial-... for a staging file of a run's own scratch name (a drop-in's TMPFILE).
+    std::string digits = name.substr(prefix.size());
+    const std::size_t nested = digits.find(".g500-partial-");
+    if (nested != std::string::npos) digits.resize(nested);
     if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
     const long pid = std::stol(digits);
     if (running(pid)) continue;
@@ -236,7 +239,9 @@ void discard(const StagedPath& staged) noexcept {
   forget_on_signal(staged.write_path);
 }
 
-void write_text_file(const std::string& path, const std::string& content) {
+void write_text_file(const std::string& path, const std::string& content) { commit(write_text_staged(path, content)); }
+
+StagedPath write_text_staged(const std::string& path, const std::string& content) {
   const StagedPath staged = stage(path, static_cast<long>(getpid()));
   const int fd = staged.in_place ? open(staged.write_path.c_str(), O_WRONLY)
                                  : open(staged.write_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -262,7 +267,7 @@ void write_text_file(const std::string& path, const std::string& content) {
     discard(staged);
     throw UserError("cannot write '" + path + "': " + why);
   }
-  commit(staged);
+  return staged;
 }
 
 }  // namespace g500::io

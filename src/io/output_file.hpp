@@ -47,5 +47,8 @@ void forget_on_signal(const std::string& path);
 
 // One process writes a whole text file this way. Throws UserError for any failed or short write.
 void write_text_file(const std::string& path, const std::string& content);
+// The same, left under its staging name for the caller to commit() (with other outputs, so that a
+// run's outputs land together) or discard().
+StagedPath write_text_staged(const std::string& path, const std::string& content);
 
 }  // namespace g500::io

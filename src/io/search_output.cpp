@@ -46,7 +46,7 @@ void SearchOutput::write_bytes(const std::string& bytes) {
   for (std::int64_t s : sizes) written_ += s;
 }
 
-void SearchOutput::close() {
+void SearchOutput::close(io::PendingOutputs& pending) {
   try {
     file_->close();
   } catch (const UserError&) {
@@ -55,7 +55,8 @@ void SearchOutput::close() {
     throw;
   }
   file_.reset();
-  io::commit_everywhere(comm_, staged_);
+  if (!comm_.is_root()) io::forget_on_signal(staged_.write_path);  // rank 0 holds it from here
+  pending.add(staged_);
 }
 
 }  // namespace g500

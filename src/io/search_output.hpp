@@ -14,6 +14,7 @@
 #include "core/types.hpp"
 #include "graph/edge_source.hpp"
 #include "io/output_file.hpp"
+#include "io/staged_file.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/file.hpp"
 #include "partition/partition_1d.hpp"
@@ -47,8 +48,9 @@ class SearchOutput {
     for (std::size_t k = 0; k < values.size(); ++k) append(bytes, sssp, ids[0], ids[1 + 2 * k], ids[2 + 2 * k], values[k]);
     write_bytes(bytes);
   }
-  // Collective: the file goes into place; UserError on every rank when that failed.
-  void close();
+  // Collective: the file is complete and joins `pending`, to land with the run's other outputs;
+  // UserError on every rank when it could not be written.
+  void close(io::PendingOutputs& pending);
 
  private:
   void append(std::string& out, bool sssp, vertex_t root, vertex_t v, vertex_t parent, double value) const;

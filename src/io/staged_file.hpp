@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <string>
+#include <vector>
 
 #include "core/error.hpp"
 #include "io/output_file.hpp"
@@ -41,5 +42,42 @@ inline void commit_everywhere(const mpi::Comm& comm, const StagedPath& staged) {
   failure = comm.broadcast_string(failure, 0);
   if (!failure.empty()) throw UserError(failure);
 }
+
+// A run's output files, each written whole under its staging name, that land together: commit()
+// puts every one in place; if it is never called (an output failed, the run ended in an error),
+// none is, and the destructor removes them all. Rank 0 holds them; the others hold nothing.
+class PendingOutputs {
+ public:
+  explicit PendingOutputs(const mpi::Comm& comm) : comm_(comm) {}
+  ~PendingOutputs() {
+    for (const StagedPath& staged : staged_) discard(staged);
+  }
+  PendingOutputs(const PendingOutputs&) = delete;
+  PendingOutputs& operator=(const PendingOutputs&) = delete;
+
+  // Rank 0: one more complete file to land with the others.
+  void add(const StagedPath& staged) {
+    if (comm_.is_root()) staged_.push_back(staged);
+  }
+  // Collective: every file in place; UserError on every rank if a rename failed (the files not yet
+  // in place are then removed).
+  void commit() {
+    std::string failure;
+    if (comm_.is_root()) {
+      try {
+        for (; !staged_.empty(); staged_.erase(staged_.begin())) io::commit(staged_.front());
+      } catch (const UserError& e) {
+        staged_.erase(staged_.begin());  // commit() removed the one that failed
+        failure = e.what();
+      }
+    }
+    failure = comm_.broadcast_string(failure, 0);
+    if (!failure.empty()) throw UserError(failure);
+  }
+
+ private:
+  const mpi::Comm& comm_;
+  std::vector<StagedPath> staged_;
+};
 
 }  // namespace g500::io

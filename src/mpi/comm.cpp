@@ -4,10 +4,14 @@
 #include <mpi-ext.h>  // MPIX_CUDA_AWARE_SUPPORT (Open MPI)
 #endif
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <new>
 #include <utility>
 
 namespace g500::mpi {
@@ -143,6 +147,35 @@ void abort_job(const std::string& message) {
   std::fflush(stderr);
   MPI_Abort(MPI_COMM_WORLD, 1);
   std::exit(1);
+}
+
+namespace {
+
+char* g_out_of_memory_reserve = nullptr;
+std::atomic<bool> g_out_of_memory_said{false};
+
+void out_of_memory() {
+  // One thread tells; any other that runs short meanwhile waits for the abort.
+  if (g_out_of_memory_said.exchange(true)) {
+    while (true) pause();
+  }
+  delete[] g_out_of_memory_reserve;
+  g_out_of_memory_reserve = nullptr;
+  for (auto* hook : g_abort_hooks)
+    if (hook) hook();
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::fprintf(stderr, "g500: error: out of memory on rank %d\n", rank);
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::_Exit(1);
+}
+
+}  // namespace
+
+void abort_job_when_out_of_memory() {
+  if (!g_out_of_memory_reserve) g_out_of_memory_reserve = new char[1 << 20];
+  std::set_new_handler(out_of_memory);
 }
 
 Comm Comm::split(int color, int key) const {

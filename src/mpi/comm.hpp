@@ -271,5 +271,9 @@ class Comm {
 [[noreturn]] void abort_job(const std::string& message);
 // Adds a hook abort_job runs first; it must only release resources (at most 4 hooks).
 void at_job_abort(void (*hook)());
+// Makes a failed allocation anywhere (any thread, inside a parallel region, in big_vector) end the
+// job as abort_job does, with "g500: error: out of memory on rank R": a std::new_handler that
+// first frees a reserve kept for it, so the message and the hooks need no memory of their own.
+void abort_job_when_out_of_memory();
 
 }  // namespace g500::mpi

@@ -202,17 +202,18 @@ class TmpFile(unittest.TestCase):
             first = run(BFS_SSSP, ["11"], 2, env)
             self.assertEqual(first.returncode, 0, first.stderr)
             self.assertNotIn("REUSEFILE: reading", first.stderr)
-            self.assertEqual(sorted(os.listdir(tmp)), ["graph.bin", "graph.bin.weights"])
+            self.assertEqual(sorted(os.listdir(tmp)), ["graph.bin", "graph.bin.g500", "graph.bin.weights"])
             self.assertEqual(os.path.getsize(path), 16 * 16 * 2 ** 11)
             for np in (2, 3):
                 again = run(BFS_SSSP, ["11"], np, env)
                 self.assertEqual(again.returncode, 0, again.stderr)
                 self.assertIn("g500: REUSEFILE: reading the graph from '%s'" % path, again.stderr)
                 self.assertEqual(self.nedge(again.stdout), self.nedge(plain.stdout))
-            # A file of another SCALE is written again, as the reference does.
+            # A file of another SCALE is written again, as the reference does (its record says so).
             other = run(BFS, ["10"], 2, env)
             self.assertEqual(other.returncode, 0, other.stderr)
             self.assertNotIn("REUSEFILE: reading", other.stderr)
+            self.assertIn("writing the graph to '%s' again: it holds the graph of SCALE 11, not 10" % path, other.stderr)
             self.assertEqual(os.path.getsize(path), 16 * 16 * 2 ** 10)
 
 

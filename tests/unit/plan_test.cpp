@@ -41,7 +41,17 @@ TEST(Plan, SizesReadAsSitesWriteThem) {
   EXPECT_DOUBLE_EQ(parse_memory_size("24GB"), 24e9);
   EXPECT_DOUBLE_EQ(parse_memory_size("1.5T"), 1.5 * 1024.0 * (1 << 30));
   EXPECT_DOUBLE_EQ(parse_memory_size("4096"), 4096.0);
-  for (const char* bad : {"", "GiB", "-3GiB", "12 parsecs", "0"}) EXPECT_THROW(parse_memory_size(bad), UserError) << bad;
+  EXPECT_DOUBLE_EQ(parse_memory_size("2P"), std::ldexp(2.0, 50));
+  for (const char* bad : {"", "GiB", "-3GiB", "12 parsecs", "0", "0x20G", "0.5", "1e-12G", "inf", "nan", " 1G"})
+    EXPECT_THROW(parse_memory_size(bad), UserError) << bad;
+}
+
+TEST(Plan, AMachineWhereNoScaleFitsIsRefused) {
+  std::ostringstream out;
+  const char* argv[] = {"g500", "plan", "--nodes", "1", "--ranks-per-node", "2", "--memory-per-node", "32KiB"};
+  const Command cmd = parse_command_line(8, argv);
+  EXPECT_THROW(print_plan(out, cmd.plan), UserError);
+  EXPECT_EQ(out.str(), "");  // nothing printed before the refusal
 }
 
 TEST(Plan, TheLargestScaleIsTheLastWhosePeakFits) {

@@ -127,5 +127,11 @@ TEST(ReferenceForm, HelpVersionAndGenerateAreLeftAlone) {
   EXPECT_TRUE(gen.form.notes.empty());
 }
 
+TEST(ReferenceForm, APlusSignIsReadAsAtoiReadsIt) {
+  const Parsed p = parse({"g500-bfs", "+8", "+4"}, {});
+  EXPECT_EQ(p.cmd.run.scale, 8);
+  EXPECT_EQ(p.cmd.run.edgefactor, 4);
+}
+
 }  // namespace
 }  // namespace g500
