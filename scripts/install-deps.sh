@@ -3,7 +3,8 @@
 set -euo pipefail
 packages=(build-essential cmake libopenmpi-dev openmpi-bin libcli11-dev
           nlohmann-json3-dev libgtest-dev libhwy-dev python3 python3-pip time clang
-          libsimgrid-dev simgrid)  # SimGrid: smpicxx and smpirun for g500-smpi (make sim)
+          libsimgrid-dev simgrid  # SimGrid: smpicxx and smpirun for g500-smpi (make sim)
+          lmod)  # Lmod: the module tool the EasyBuild packaging test installs g500 under
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -15,7 +16,8 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
 fi
 # Python packages, from PyPI, for whichever python3 runs them: matplotlib for scripts/g500-plot and
-# bench/ plots (and the plot test); reframe-hpc for the ReFrame check (reframe/g500.py, its test).
+# bench/ plots (and the plot test); reframe-hpc for the ReFrame check (reframe/g500.py, its test);
+# EasyBuild (framework and easyblocks) for the packaging test (packaging/easybuild, docs/install.md).
 # The import is tried from / so that a folder of the checkout (reframe/) is not taken for the package.
 installed() { (cd / && python3 -c "import $1" 2>/dev/null); }
 pip_install() {  # module, then the pip requirement
@@ -28,3 +30,5 @@ pip_install() {  # module, then the pip requirement
 }
 pip_install matplotlib matplotlib
 pip_install reframe.frontend "reframe-hpc==4.10.4"
+pip_install easybuild.main "easybuild-framework==5.1.2"
+pip_install easybuild.easyblocks.generic.cmakemake "easybuild-easyblocks==5.1.2"
