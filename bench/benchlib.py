@@ -71,12 +71,13 @@ def execute(cmd, threads, extra_env=None, want_stderr=False):
     return (p.stdout, p.stderr) if want_stderr else p.stdout
 
 
-def g500_json(binary, np, args, threads=1):
+def g500_json(binary, np, args, threads=1, launcher=()):
     """Runs g500 with args under mpirun (--quiet, --json to a temporary file); returns its JSON
-    result and the command as results record it."""
+    result and the command as results record it. `launcher`: words each rank runs g500 through
+    (a profiler's wrapper)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "r.json")
-        execute(mpirun(np) + [binary] + args + ["--quiet", "--json", out], threads)
+        execute(mpirun(np) + list(launcher) + [binary] + args + ["--quiet", "--json", out], threads)
         with open(out) as f:
             result = json.load(f)
     return result, "OMP_NUM_THREADS=%d %s" % (threads, shown(mpirun(np) + [binary] + args))

@@ -21,6 +21,7 @@ FOLDERS = {
     "coalescing": "top-down-1d's --coalescing-size sweep beside paper 001's model (bench/coalescing_sweep.py)",
     "graph_files": "graph files in: generate, read back, relabel (bench/graph_files.py)",
     "grid_2d": "the 2D engines beside hybrid-1d: time, bytes, fold compression (bench/grid_2d.py)",
+    "instructions": "instructions a search on rank 0 by phase, under callgrind, and MPI calls a search (bench/instructions.py)",
     "memory": "weak-scaling memory per rank, builds side by side (bench/weak_memory.py)",
     "node_aware": "hybrid-1d's node options on pretend nodes; the summary granularity sweep",
     "peers": "SCALE 22 sitting beside GAPBS, the Fugaku code and the reference (bench/run_bench.py)",

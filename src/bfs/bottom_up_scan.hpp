@@ -17,6 +17,11 @@
 //     void mark(std::int64_t w, word_t newly);  // word w's vertices found (its first entries', then its rows')
 //     void word_done();                         // the previous word is wholly searched
 //   };
+// A block may also skip words with nothing to search (most words of a 2D column range's later
+// levels), where the word's bookkeeping costs more than a test does:
+//     static constexpr bool kSkipsEmptyWords = true;
+//     bool idle();                              // nothing waits for word_done (no finds held back)
+//     void empty_word(std::int64_t w);          // word w has no vertex to search (and idle())
 #include <cstdint>
 #include <span>
 
@@ -64,6 +69,12 @@ word_t search_rows(Block& block, std::int64_t w, word_t due, const Row* rows) {
   return hits;
 }
 
+template <class Block>
+constexpr bool skips_empty_words() {
+  if constexpr (requires { Block::kSkipsEmptyWords; }) return Block::kSkipsEmptyWords;
+  return false;
+}
+
 // Words [first, last) of the block. The row searches of word w - 1 run in the iteration of word w,
 // so that their prefetched rows have arrived; a word's first-entry finds are marked after the
 // previous word's row finds, so that the block sees its finds in vertex order.
@@ -73,9 +84,17 @@ void scan(Block& block, std::int64_t first, std::int64_t last) {
   Row rows[2][kWordBits];  // the rows fetched for word w (rows[w & 1]) and for word w - 1
   word_t rows_due = 0;     // vertices of word w - 1 whose rows are to search
   for (std::int64_t w = first; w <= last; ++w) {
+    const word_t todo = w < last ? block.unvisited(w) : 0;
+    // A word with no vertex to search, after a word with no row to search and no finds held back:
+    // nothing to do, at the cost of a load and a test.
+    if constexpr (skips_empty_words<Block>()) {
+      if (!todo && !rows_due && block.idle()) {
+        if (w < last) block.empty_word(w);
+        continue;
+      }
+    }
     word_t need_rows = 0, newly = 0;
     if (w < last) {
-      const word_t todo = block.unvisited(w);
       block.counts.edges_examined += __builtin_popcountll(todo);
       newly = block.try_first_entries(w, todo);
       need_rows = fetch_rows(block, w, todo & ~newly, rows[w & 1]);

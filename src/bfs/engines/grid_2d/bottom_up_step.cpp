@@ -5,6 +5,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <bit>
 #include <iterator>
 #include <stdexcept>
 
@@ -66,6 +67,10 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
   // that the message back to the owner carries those words only (few, once most of the graph is
   // reached).
   pass_.changed.assign(summary_words(static_cast<std::size_t>(visited_local_.num_words())), 0);
+  // With more than two rows, finds for other blocks wait for the search's end, unless a rank of the
+  // column could pass its budget in the next sub-step: then the column sends them now.
+  const double budget = static_cast<double>(options_.exchange_round > 0 ? options_.exchange_round : kFoundBudget);
+  const double sub_step_bound = g.rows > 2 ? found_bytes_a_sub_step_bound() : 0;
   StepCounts step;
   for (int s = 0; s < g.rows; ++s) {
     const int k = (grid_.row() + s) % g.rows;
@@ -73,9 +78,11 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
     if (g.rows > 1) {
       const Timer passing;
       pass_block(s, k);
-      // With more than two rows, finds for other blocks wait for the search's end, unless a rank
-      // of the column holds more than its budget: then the column sends them now.
-      if (g.rows > 2 && found_over_budget()) send_found_parents(parents);
+      if (s > 0) found_held_bound_ += sub_step_bound;  // sub-step 0 is this rank's own block
+      if (g.rows > 2 && found_held_bound_ + sub_step_bound > budget) {
+        send_found_parents(parents);
+        found_held_bound_ = 0;
+      }
       exchange_seconds += passing.seconds();
     }
   }
@@ -171,6 +178,10 @@ struct Grid2D<Column>::BlockScan {
     if (own_block) next[w] |= newly;
     else if (newly) changed[w / kWordBits] |= word_t{1} << (w % kWordBits);
   }
+
+  static constexpr bool kSkipsEmptyWords = true;
+  bool idle() const { return n_before == 0 && n_ahead == 0 && n_row_finds == 0; }
+  void empty_word(std::int64_t) const {}  // nothing found: the bitmaps stay as they are
 
   // Another block: the previous word's first-entry and row finds, merged into `out`; this word's
   // first-entry finds wait their turn.
@@ -358,11 +369,17 @@ StepCounts Grid2D<Column>::mark_found() {
 }
 
 template <class Column>
-bool Grid2D<Column>::found_over_budget() const {
-  std::int64_t held = 0;
-  for (const auto& list : found_) held += static_cast<std::int64_t>(list.value.messages.size());
-  const std::int64_t budget = options_.exchange_round > 0 ? options_.exchange_round : kFoundBudget;
-  return col_comm_.allreduce<std::int64_t>(held, mpi::Op::max) > budget;
+double Grid2D<Column>::found_bytes_a_sub_step_bound() const {
+  // A sub-step finds each vertex of the block it searches once at most, so at most the block's
+  // unvisited vertices: the column's largest count bounds every rank's. Each thread's finds make
+  // one message (exchange/found_parents_codec.hpp): a header word and a padded last word, and per
+  // vertex its Rice-coded gap (at most k + 1 bits plus its share of the unary parts, which sum to
+  // under three bits a vertex for the encoder's k) and its parent.
+  std::int64_t most[2] = {unvisited_local_, static_cast<std::int64_t>(omp_get_max_threads())};
+  col_comm_.allreduce_inplace<std::int64_t>(most, mpi::Op::max);
+  const int gap_bits = std::bit_width(static_cast<std::uint64_t>(2 * part_.count_of(0) + 2)) + 4;
+  return static_cast<double>(most[1]) * 2 * sizeof(word_t) +
+         static_cast<double>(most[0]) * (gap_bits + parent_bits_) / 8.0;
 }
 
 template <class Column>

@@ -255,7 +255,10 @@ void Grid2D<Column>::search(vertex_t root, std::span<vertex_t> parents, SearchPr
   next_.clear();
   next_sorted_.clear();
   edge_count_t root_degree = 0;
+  unvisited_local_ = part_.local_count();
+  found_held_bound_ = 0;
   if (part_.owns(root)) {
+    --unvisited_local_;
     const local_t r = part_.to_local(root);
     parents[r] = root;
     visited_.set(csr_.to_sorted(r));
@@ -282,6 +285,7 @@ void Grid2D<Column>::search(vertex_t root, std::span<vertex_t> parents, SearchPr
     } else {
       step = bottom_up(policy.frontier_vertices(), parents, profiler);
     }
+    unvisited_local_ -= step.discovered;
     policy.end_level(profiler, level, direction, step);
     bottom_up_ran |= direction == Direction::bottom_up;
   }

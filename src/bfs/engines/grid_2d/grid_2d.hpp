@@ -109,10 +109,13 @@ class Grid2D : public BfsEngine {
   // (visited, and what the row gathers), counted.
   StepCounts mark_found();
   // The parents this search's bottom-up steps found for the column's other blocks, to their owners:
-  // at the search's end, or once a rank of the column holds more than kFoundBudget bytes of them
-  // (tests: exchange_round bytes). Collective over the column.
+  // at the search's end, or before a rank of the column could hold more than kFoundBudget bytes of
+  // them (tests: exchange_round bytes). Collective over the column.
   void send_found_parents(std::span<vertex_t> parents);
-  bool found_over_budget() const;
+  // Collective over the column, once a bottom-up level: the most bytes of found parents any rank
+  // of the column can add in one sub-step of this level. Every rank gets the same bound, so each
+  // decides alone, and alike, when the column sends them (no collective per sub-step).
+  double found_bytes_a_sub_step_bound() const;
   // One thread's share of a sub-step's search (bottom_up_step.cpp).
   struct BlockScan;
 
@@ -171,6 +174,8 @@ class Grid2D : public BfsEngine {
   };
   std::vector<Padded<FoundList>> found_;
   int parent_bits_ = 1;  // of a global id
+  std::int64_t unvisited_local_ = 0;  // this block's vertices without a parent yet, this search
+  double found_held_bound_ = 0;       // bytes of found parents a rank of the column may hold now
 
   Csr2D<Column> csr_;
   edge_count_t global_entries_ = 0;

@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Instructions a search on rank 0, by phase, across grids and rank counts: the work count behind a
+scaling claim (docs/scale.md), where one box's clock says nothing. Rank 0 runs under valgrind's
+callgrind, collecting only inside the BFS engine's search (--toggle-collect); the other ranks run
+natively. Each function's own instructions go to a phase by its name; the MPI library's are kept
+apart (they are the library's, not g500's), as are the C and C++ runtimes' (malloc, memcpy, locks:
+called by both). MPI calls a search come from g500's own counters
+(--json's traffic, rank 0's kernel 2).
+
+  bench/instructions.py --np 16 --scale 16 --grids 4x4,8x2,16x1 --roots 8 \\
+      -o bench/results/scaling/instructions_2d_np16_s16.json
+  bench/instructions.py --weak 4,16,64 --per-rank 12 --roots 8 --bfs hybrid-2d
+
+A row: the configuration, instructions a search in each phase and in all of g500, the MPI
+library's, and MPI calls a search. Needs valgrind (callgrind, callgrind_annotate).
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlib  # noqa: E402
+
+ROOT = benchlib.ROOT
+
+# Function-name patterns (first match wins) to phases. Names are callgrind's demangled ones.
+PHASES = [
+    ("bottom-up scan", r"bottom_up::|search_block|BlockScan|try_first_entries|search_rows|fetch_rows"),
+    ("bitmap pass", r"pass_block|message_to_owner|take_found_vertices|mark_found"),
+    ("bottom-up budget", r"found_over_budget|send_found_parents|decode_found_parents|FoundParentsEncoder"),
+    ("top-down step", r"top_down|expand|fold|claim|settle|encode_piece|decode_received|plan_pieces"),
+    ("frontier gathers", r"gather|RowGather|SliceGather|frontier"),
+    ("hybrid-1d steps", r"Hybrid1D|hybrid_1d|SummaryBitmap"),
+    ("traffic counters", r"Traffic|traffic"),
+    ("direction and levels", r"direction|LevelProfiler|level"),
+]
+MPI_LIBRARY = r"libmpi|libopen-pal|libopen-rte|openmpi|libpmix|libevent|libhwloc|libucx|libuc[pst]"
+# The engine's search function: "search(" exactly, since callgrind toggles again on entering any
+# other function the pattern matches (search_block would switch collection off inside it).
+SEARCH = {"hybrid-2d": "*Grid2D*::search(*", "top-down-2d": "*Grid2D*::search(*", "hybrid-1d": "*Hybrid1D*::search(*"}
+
+
+def wrapper(folder, out, search):
+    """A script that runs rank 0 under callgrind and every other rank as it is."""
+    path = os.path.join(folder, "rank0_callgrind.sh")
+    with open(path, "w") as f:
+        f.write('#!/bin/sh\nif [ "${OMPI_COMM_WORLD_RANK:-0}" = 0 ]; then\n'
+                '  exec valgrind --tool=callgrind --callgrind-out-file=%s --toggle-collect=%s '
+                '--dump-instr=no --collect-jumps=no "$@"\nfi\nexec "$@"\n' % (out, shlex_quote(search)))
+    os.chmod(path, 0o755)
+    return path
+
+
+def shlex_quote(s):
+    return "'" + s.replace("'", "'\\''") + "'"
+
+
+def self_costs(callgrind_out):
+    """Each function's own instructions (Ir), and the object it comes from."""
+    p = subprocess.run(["callgrind_annotate", "--inclusive=no", "--threshold=100", callgrind_out],
+                       capture_output=True, text=True, check=True)
+    costs = []
+    for line in p.stdout.splitlines():
+        m = re.match(r"^\s*([\d,]+)\s+\([^)]*\)\s+(.*)$", line)
+        if not m or "PROGRAM TOTALS" in line:
+            continue
+        rest = m.group(2)
+        obj = re.search(r"\[([^\[\]]*)\]$", rest)
+        function = rest.split(":", 1)[1] if ":" in rest else rest
+        costs.append((int(m.group(1).replace(",", "")), function, obj.group(1) if obj else ""))
+    return costs
+
+
+def phase_of(function):
+    for name, pattern in PHASES:
+        if re.search(pattern, function):
+            return name
+    return "other"
+
+
+def measure(binary, np, args, searches, bfs):
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "callgrind.out")
+        script = wrapper(tmp, out, SEARCH[bfs])
+        result, _ = benchlib.g500_json(binary, np, args, threads=1, launcher=[script])
+        phases = {}
+        library = libc = 0
+        for ir, function, obj in self_costs(out):
+            if re.search(MPI_LIBRARY, obj):
+                library += ir
+            elif re.search(r"libc\.so|libm\.so|libgomp|libstdc|ld-linux", obj):
+                libc += ir  # malloc, memset, memcpy, locks: called by g500 and by the MPI library alike
+            else:
+                phases[phase_of(function)] = phases.get(phase_of(function), 0) + ir
+    rank0 = result["traffic"]["per_rank"][0]["search"]
+    return {
+        "g500_per_search": sum(phases.values()) / searches,
+        "phases_per_search": {k: v / searches for k, v in sorted(phases.items())},
+        "library_per_search": library / searches,
+        "system_libraries_per_search": libc / searches,
+        "mpi_calls_per_search": rank0["calls"] / searches,
+        "grid": result.get("bfs", {}).get("grid") or result.get("layout"),
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--binary", default=os.path.join(ROOT, "build", "g500"))
+    ap.add_argument("--bfs", default="hybrid-2d", choices=sorted(SEARCH))
+    ap.add_argument("--np", type=int, default=16)
+    ap.add_argument("--scale", type=int, default=16)
+    ap.add_argument("--grids", default="", help="R x C grids at --np, comma-separated (2D engines)")
+    ap.add_argument("--weak", default="", help="rank counts for weak scaling at --per-rank")
+    ap.add_argument("--per-rank", type=int, default=12, help="log2 of vertices a rank, for --weak")
+    ap.add_argument("--roots", type=int, default=8)
+    ap.add_argument("--label", default="", help="what --binary is (its commit), for the record")
+    ap.add_argument("-o", "--output")
+    a = ap.parse_args()
+    configs = []
+    if a.weak:
+        for np in (int(x) for x in a.weak.split(",")):
+            scale = a.per_rank + (np - 1).bit_length()
+            configs.append((np, ["--scale", str(scale)]))
+    else:
+        for grid in (a.grids.split(",") if a.grids else [""]):
+            configs.append((a.np, ["--scale", str(a.scale)] + (["--grid", grid] if grid else [])))
+    rows = []
+    for np, extra in configs:
+        args = extra + ["--bfs", a.bfs, "--roots", str(a.roots), "--skip-validation"]
+        row = {"np": np, "args": args, **measure(a.binary, np, args, a.roots, a.bfs)}
+        rows.append(row)
+        print("np %4d %-28s g500 %10.0f a search  MPI library %10.0f  libc etc. %10.0f  MPI calls %6.1f" %
+              (np, " ".join(extra), row["g500_per_search"], row["library_per_search"],
+               row["system_libraries_per_search"], row["mpi_calls_per_search"]))
+        for phase, ir in row["phases_per_search"].items():
+            print("    %-22s %10.0f" % (phase, ir))
+    if len(rows) > 1:
+        print("last over first: g500 %.2f, MPI calls %.2f" % (rows[-1]["g500_per_search"] / rows[0]["g500_per_search"],
+                                                             rows[-1]["mpi_calls_per_search"] / rows[0]["mpi_calls_per_search"]))
+    if a.output:
+        record = {"command": benchlib.shown([sys.argv[0]] + sys.argv[1:]), "binary_is": a.label, "rows": rows}
+        with open(a.output, "w") as f:
+            json.dump(record, f, indent=1)
+            f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
