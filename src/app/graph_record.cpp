@@ -25,11 +25,6 @@ constexpr const char* kGeneratorName = "kronecker-2";
 using io::FileStamp;
 using io::stamp_of;
 
-bool lexists(const std::string& path) {
-  struct stat st;
-  return lstat(path.c_str(), &st) == 0;
-}
-
 std::int64_t tuples_of(const GraphFiles& f) { return static_cast<std::int64_t>(f.edgefactor) << f.scale; }
 
 std::string describe(const GraphFiles& f) {
@@ -67,8 +62,11 @@ std::string record_differs(const std::map<std::string, std::string>& r, const Gr
     if (field(key) != value) return "it holds the graph of " + std::string(shown) + " " + field(key) + ", not " + value;
   }
   if (!want.weights.empty() && field("weights") != "1") return "it holds no weights";
-  const std::pair<std::string, std::string> files[] = {{"edges", want.edges}, {"weights", want.weights}};
-  for (const auto& [key, path] : files) {
+  // Each file as recorded, and of this graph's size (a record could be copied beside another file).
+  const std::tuple<std::string, std::string, std::int64_t> files[] = {
+      {"edges", want.edges, tuples_of(want) * static_cast<std::int64_t>(sizeof(Edge))},
+      {"weights", want.weights, tuples_of(want) * static_cast<std::int64_t>(sizeof(float))}};
+  for (const auto& [key, path, bytes] : files) {
     if (path.empty()) continue;
     const FileStamp now = stamp_of(path);
     if (!now.exists) return "'" + path + "' is missing";
@@ -77,14 +75,8 @@ std::string record_differs(const std::map<std::string, std::string>& r, const Gr
         field((key + "_mtime_ns").c_str()) != std::to_string(now.mtime_ns)) {
       return "'" + path + "' changed since it was written (its size, inode or time differ from its record)";
     }
-  }
-  const std::int64_t expected = tuples_of(want) * static_cast<std::int64_t>(sizeof(Edge));
-  if (stamp_of(want.edges).bytes != expected) {
-    return "'" + want.edges + "' is " + std::to_string(stamp_of(want.edges).bytes) + " bytes, not " +
-           std::to_string(expected);
-  }
-  if (!want.weights.empty() && stamp_of(want.weights).bytes != tuples_of(want) * 4) {
-    return "'" + want.weights + "' is not " + std::to_string(tuples_of(want) * 4) + " bytes";
+    if (now.bytes != bytes)
+      return "'" + path + "' is " + std::to_string(now.bytes) + " bytes, not " + std::to_string(bytes);
   }
   return "";
 }
@@ -138,8 +130,8 @@ std::string not_a_plain_file(const std::string& path) {
 RecordCheck check_record(const GraphFiles& files) {
   using Verdict = RecordCheck::Verdict;
   const std::string record = record_path(files.edges);
-  const bool edges = lexists(files.edges), weights = !files.weights.empty() && lexists(files.weights);
-  if (!lexists(record)) {
+  const bool edges = io::something_at(files.edges), weights = io::something_at(files.weights);
+  if (!io::something_at(record)) {
     if (!edges && !weights) return {Verdict::absent, ""};
     return {Verdict::unrecorded, "it has no record of the graph it holds ('" + record + "' is missing)"};
   }

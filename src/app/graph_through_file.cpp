@@ -1,6 +1,5 @@
 #include "app/graph_through_file.hpp"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -8,17 +7,10 @@
 
 #include "core/error.hpp"
 #include "harness/benchmark.hpp"
+#include "io/file_stamp.hpp"
+#include "mpi/root_step.hpp"
 
 namespace g500 {
-namespace {
-
-bool there(const std::string& path) {
-  struct stat st;
-  return !path.empty() && lstat(path.c_str(), &st) == 0;
-}
-
-}  // namespace
-
 GraphThroughFile::GraphThroughFile(const ReferenceForm& form, RunOptions& run)
     : run_(run), reuse_(form.reuse_file), quiet_(run.quiet) {
   files_.scale = run.scale;
@@ -41,7 +33,7 @@ GraphThroughFile::Verdict GraphThroughFile::decide(std::string& message) const {
     }
   }
   if (!reuse_) {
-    if (!there(files_.edges) && !there(files_.weights)) return Verdict::write_own;
+    if (!io::something_at(files_.edges) && !io::something_at(files_.weights)) return Verdict::write_own;
     const std::string there =
         files_.weights.empty() ? "'" + files_.edges + "'" : "'" + files_.edges + "' or its weights";
     message =
@@ -102,16 +94,7 @@ void GraphThroughFile::prepare(const mpi::Comm& comm) {
       if (comm.is_root()) std::remove(record_path(files_.edges).c_str());
       comm.barrier();
       run_generate({files_.scale, files_.edgefactor, files_.seed, files_.edges, files_.weights, quiet_}, comm);
-      std::string failure;
-      if (comm.is_root()) {
-        try {
-          write_record(files_);
-        } catch (const UserError& e) {
-          failure = e.what();
-        }
-      }
-      failure = comm.broadcast_string(failure, 0);
-      if (!failure.empty()) throw UserError(failure);
+      mpi::on_root_for_all(comm, [&] { write_record(files_); });
       return;
     }
   }

@@ -23,6 +23,7 @@
 #include "io/output_file.hpp"
 #include "io/staged_file.hpp"
 #include "mpi/comm.hpp"
+#include "mpi/root_step.hpp"
 
 namespace {
 
@@ -39,18 +40,11 @@ std::string joined(int argc, char** argv) {
 // written, and it is neither an input nor another output.
 void check_outputs(const std::vector<g500::io::NamedPath>& inputs, const std::vector<g500::io::NamedPath>& outputs,
                    const g500::mpi::Comm& comm) {
-  std::string failure;
-  if (comm.is_root()) {
-    try {
-      g500::io::check_distinct(inputs, outputs);
-      for (const g500::io::NamedPath& out : outputs)
-        if (!out.path.empty()) g500::io::check_writable(out.path);
-    } catch (const g500::UserError& e) {
-      failure = e.what();
-    }
-  }
-  failure = comm.broadcast_string(failure, 0);
-  if (!failure.empty()) throw g500::UserError(failure);
+  g500::mpi::on_root_for_all(comm, [&] {
+    g500::io::check_distinct(inputs, outputs);
+    for (const g500::io::NamedPath& out : outputs)
+      if (!out.path.empty()) g500::io::check_writable(out.path);
+  });
 }
 
 int run(const g500::Command& cmd, const g500::ReferenceForm& form, int argc, char** argv, const g500::mpi::Comm& world) {
@@ -94,19 +88,12 @@ int run(const g500::Command& cmd, const g500::ReferenceForm& form, int argc, cha
       }
       // Rank 0 writes the JSON; every rank learns whether that worked, so all exit alike.
       if (!cmd.run.json_path.empty()) {
-        std::string failure;
-        if (world.is_root()) {
-          try {
-            nlohmann::json record = g500::to_json(run, joined(argc, argv));
-            record["version"] = g500::version();
-            record["commit"] = g500::source_commit();
-            outputs.add(g500::io::write_text_staged(cmd.run.json_path, record.dump(1) + "\n"));
-          } catch (const g500::UserError& e) {
-            failure = e.what();
-          }
-        }
-        failure = world.broadcast_string(failure, 0);
-        if (!failure.empty()) throw g500::UserError(failure);
+        g500::mpi::on_root_for_all(world, [&] {
+          nlohmann::json record = g500::to_json(run, joined(argc, argv));
+          record["version"] = g500::version();
+          record["commit"] = g500::source_commit();
+          outputs.add(g500::io::write_text_staged(cmd.run.json_path, record.dump(1) + "\n"));
+        });
       }
       outputs.commit();
       return 0;

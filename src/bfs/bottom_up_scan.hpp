@@ -18,10 +18,10 @@
 //     void word_done();                         // the previous word is wholly searched
 //   };
 // A block may also skip words with nothing to search (most words of a 2D column range's later
-// levels), where the word's bookkeeping costs more than a test does:
+// levels), where the word's bookkeeping costs more than a test does, if such a word needs no
+// write of its own (mark with no finds changes nothing):
 //     static constexpr bool kSkipsEmptyWords = true;
 //     bool idle();                              // nothing waits for word_done (no finds held back)
-//     void empty_word(std::int64_t w);          // word w has no vertex to search (and idle())
 #include <cstdint>
 #include <span>
 
@@ -88,10 +88,7 @@ void scan(Block& block, std::int64_t first, std::int64_t last) {
     // A word with no vertex to search, after a word with no row to search and no finds held back:
     // nothing to do, at the cost of a load and a test.
     if constexpr (skips_empty_words<Block>()) {
-      if (!todo && !rows_due && block.idle()) {
-        if (w < last) block.empty_word(w);
-        continue;
-      }
+      if (!todo && !rows_due && block.idle()) continue;
     }
     word_t need_rows = 0, newly = 0;
     if (w < last) {

@@ -23,4 +23,10 @@ inline FileStamp stamp_of(const std::string& path) {
           static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
 }
 
+// Whether anything is at `path` (a dangling link too: lstat, not stat).
+inline bool something_at(const std::string& path) {
+  struct stat st;
+  return !path.empty() && lstat(path.c_str(), &st) == 0;
+}
+
 }  // namespace g500::io

@@ -511,8 +511,10 @@ void FileEdgeSource::read(std::int64_t offset, std::span<Edge> out) const {
                        error) != want) {
       mpi::abort_job("cannot read '" + path_ + "': " + (error.empty() ? "it is shorter now" : error));
     }
-    if (!dense_) check_unchanged(path_, opened_);
-    if (!dense_) check_ids_again(out, offset);
+    if (!dense_) {
+      check_unchanged(path_, opened_);
+      check_ids_again(out, offset);
+    }
     return;
   }
   parse_from(offset, static_cast<std::int64_t>(out.size()),

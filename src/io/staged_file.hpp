@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "io/output_file.hpp"
 #include "mpi/comm.hpp"
+#include "mpi/root_step.hpp"
 
 namespace g500::io {
 
@@ -30,17 +31,8 @@ inline void discard_everywhere(const mpi::Comm& comm, const StagedPath& staged) 
 
 // Collective, once the file is closed: rank 0 puts it in place; UserError on every rank if that failed.
 inline void commit_everywhere(const mpi::Comm& comm, const StagedPath& staged) {
-  std::string failure;
   if (!comm.is_root()) forget_on_signal(staged.write_path);
-  if (comm.is_root()) {
-    try {
-      commit(staged);
-    } catch (const UserError& e) {
-      failure = e.what();
-    }
-  }
-  failure = comm.broadcast_string(failure, 0);
-  if (!failure.empty()) throw UserError(failure);
+  mpi::on_root_for_all(comm, [&] { commit(staged); });
 }
 
 // A run's output files, each written whole under its staging name, that land together: commit()
@@ -62,17 +54,13 @@ class PendingOutputs {
   // Collective: every file in place; UserError on every rank if a rename failed (the files not yet
   // in place are then removed).
   void commit() {
-    std::string failure;
-    if (comm_.is_root()) {
-      try {
-        for (; !staged_.empty(); staged_.erase(staged_.begin())) io::commit(staged_.front());
-      } catch (const UserError& e) {
-        staged_.erase(staged_.begin());  // commit() removed the one that failed
-        failure = e.what();
+    mpi::on_root_for_all(comm_, [&] {
+      while (!staged_.empty()) {
+        const StagedPath next = staged_.front();
+        staged_.erase(staged_.begin());  // a failed commit() removes the file itself
+        io::commit(next);
       }
-    }
-    failure = comm_.broadcast_string(failure, 0);
-    if (!failure.empty()) throw UserError(failure);
+    });
   }
 
  private:

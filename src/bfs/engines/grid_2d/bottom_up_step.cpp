@@ -181,7 +181,6 @@ struct Grid2D<Column>::BlockScan {
 
   static constexpr bool kSkipsEmptyWords = true;
   bool idle() const { return n_before == 0 && n_ahead == 0 && n_row_finds == 0; }
-  void empty_word(std::int64_t) const {}  // nothing found: the bitmaps stay as they are
 
   // Another block: the previous word's first-entry and row finds, merged into `out`; this word's
   // first-entry finds wait their turn.
