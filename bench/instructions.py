@@ -82,14 +82,26 @@ def phase_of(function):
     return "other"
 
 
-def measure(binary, np, args, searches, bfs):
+def rank0_work(result):
+    """Rank 0's work counts a search (--json's "ranks" block), when the binary writes them."""
+    runs = result.get("runs", [])
+    if not runs or "ranks" not in runs[0]:
+        return {}
+    names = [k for k in runs[0]["ranks"] if k != "compute"]
+    return {k: sum(r["ranks"][k]["per_rank"][0] for r in runs) / len(runs) for k in names}
+
+
+def measure(binary, np, args, searches, bfs, top=0):
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
         script = wrapper(tmp, out, SEARCH[bfs])
         result, _ = benchlib.g500_json(binary, np, args, threads=1, launcher=[script])
         phases = {}
         library = libc = 0
-        for ir, function, obj in self_costs(out):
+        costs = self_costs(out)
+        for ir, function, obj in sorted(costs, reverse=True)[:top]:
+            print("    %10.0f a search  %s" % (ir / searches, function[:110]))
+        for ir, function, obj in costs:
             if re.search(MPI_LIBRARY, obj):
                 library += ir
             elif re.search(r"libc\.so|libm\.so|libgomp|libstdc|ld-linux", obj):
@@ -103,6 +115,7 @@ def measure(binary, np, args, searches, bfs):
         "library_per_search": library / searches,
         "system_libraries_per_search": libc / searches,
         "mpi_calls_per_search": rank0["calls"] / searches,
+        "rank0_work_per_search": rank0_work(result),
         "grid": result.get("bfs", {}).get("grid") or result.get("layout"),
     }
 
@@ -118,6 +131,7 @@ def main():
     ap.add_argument("--per-rank", type=int, default=12, help="log2 of vertices a rank, for --weak")
     ap.add_argument("--roots", type=int, default=8)
     ap.add_argument("--label", default="", help="what --binary is (its commit), for the record")
+    ap.add_argument("--top", type=int, default=0, help="also print the N costliest functions")
     ap.add_argument("-o", "--output")
     a = ap.parse_args()
     configs = []
@@ -131,13 +145,15 @@ def main():
     rows = []
     for np, extra in configs:
         args = extra + ["--bfs", a.bfs, "--roots", str(a.roots), "--skip-validation"]
-        row = {"np": np, "args": args, **measure(a.binary, np, args, a.roots, a.bfs)}
+        row = {"np": np, "args": args, **measure(a.binary, np, args, a.roots, a.bfs, a.top)}
         rows.append(row)
         print("np %4d %-28s g500 %10.0f a search  MPI library %10.0f  libc etc. %10.0f  MPI calls %6.1f" %
               (np, " ".join(extra), row["g500_per_search"], row["library_per_search"],
                row["system_libraries_per_search"], row["mpi_calls_per_search"]))
         for phase, ir in row["phases_per_search"].items():
             print("    %-22s %10.0f" % (phase, ir))
+        for name, count in row["rank0_work_per_search"].items():
+            print("    rank 0's %-18s %10.0f a search" % (name, count))
     if len(rows) > 1:
         print("last over first: g500 %.2f, MPI calls %.2f" % (rows[-1]["g500_per_search"] / rows[0]["g500_per_search"],
                                                              rows[-1]["mpi_calls_per_search"] / rows[0]["mpi_calls_per_search"]))

@@ -8,7 +8,7 @@
 //
 //   struct Block {
 //     using Entry = ...;                        // a row entry's type
-//     StepCounts counts;                        // edges_examined is counted here by the scan
+//     StepCounts counts;                        // the scan counts its work here
 //     word_t unvisited(std::int64_t w);         // vertices of word w still without a parent
 //     word_t try_first_entries(std::int64_t w, word_t todo);  // tries each; returns those that hit
 //     std::span<const Entry> row(local_t v);   // v's row, its first entry included
@@ -83,6 +83,7 @@ void scan(Block& block, std::int64_t first, std::int64_t last) {
   using Row = std::span<const typename Block::Entry>;
   Row rows[2][kWordBits];  // the rows fetched for word w (rows[w & 1]) and for word w - 1
   word_t rows_due = 0;     // vertices of word w - 1 whose rows are to search
+  block.counts.words_swept += last - first;
   for (std::int64_t w = first; w <= last; ++w) {
     const word_t todo = w < last ? block.unvisited(w) : 0;
     // A word with no vertex to search, after a word with no row to search and no finds held back:
@@ -93,6 +94,7 @@ void scan(Block& block, std::int64_t first, std::int64_t last) {
     word_t need_rows = 0, newly = 0;
     if (w < last) {
       block.counts.edges_examined += __builtin_popcountll(todo);
+      block.counts.first_entry_tries += __builtin_popcountll(todo);
       newly = block.try_first_entries(w, todo);
       need_rows = fetch_rows(block, w, todo & ~newly, rows[w & 1]);
     }

@@ -17,6 +17,10 @@ struct StepCounts {
   std::int64_t discovered = 0;        // vertices that joined the tree
   std::int64_t discovered_edges = 0;  // the sum of their degrees: the next frontier's edges
   std::int64_t edges_examined = 0;    // adjacency entries looked at
+  // This rank's work, never summed over ranks: bitmap words a bottom-up scan went over, and the
+  // unvisited vertices whose first entry it tried (of edges_examined).
+  std::int64_t words_swept = 0;
+  std::int64_t first_entry_tries = 0;
   // Adds one thread's counts into the step's (called once per thread, inside a parallel region).
   void add_atomic(const StepCounts& mine) {
 #pragma omp atomic
@@ -25,6 +29,16 @@ struct StepCounts {
     discovered_edges += mine.discovered_edges;
 #pragma omp atomic
     edges_examined += mine.edges_examined;
+#pragma omp atomic
+    words_swept += mine.words_swept;
+#pragma omp atomic
+    first_entry_tries += mine.first_entry_tries;
+  }
+  // The work of another part of the step (a sub-step), outside any parallel region.
+  void add_work(const StepCounts& part) {
+    edges_examined += part.edges_examined;
+    words_swept += part.words_swept;
+    first_entry_tries += part.first_entry_tries;
   }
 };
 
@@ -62,7 +76,9 @@ class LevelProfiler {
       const double s = timer.seconds();
       last.seconds += s;
       last.phases.exchange += s;
-      last.traffic.add(mpi::traffic().snapshot().since(start));
+      const mpi::TrafficCounts traffic = mpi::traffic().snapshot().since(start);
+      last.traffic.add(traffic);
+      last.work.mpi_calls += traffic.calls();
     }
   }
 
@@ -84,6 +100,7 @@ class LevelProfiler {
       rec.edges_examined = sums[2];
       rec.seconds = timer_.seconds();
       rec.traffic = mpi::traffic().snapshot().since(start_);
+      rec.work = {local.words_swept, local.first_entry_tries, local.edges_examined, rec.traffic.calls()};
       rec.phases = phases_;
       rec.steps = steps_;
       profile_->push_back(std::move(rec));

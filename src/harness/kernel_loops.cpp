@@ -179,6 +179,7 @@ std::vector<RootRecord> run_bfs_kernel(const KernelRun& k, BfsEngine& engine, Ph
       [&](RootRecord& rec) {
         reduce_level_traffic(k.comm, rec.levels);
         gather_level_phases(k.comm, rec.levels);
+        rec.rank_totals = gather_rank_totals(k.comm, rec.levels);
         if (k.options.inject_fault && k.part.owns(rec.root)) parents[k.part.to_local(rec.root)] = kNoParent;
       },
       bfs_check, bfs_count,

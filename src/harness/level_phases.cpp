@@ -54,4 +54,28 @@ void gather_level_phases(const mpi::Comm& comm, SearchProfile& profile) {
   }
 }
 
+RankTotals gather_rank_totals(const mpi::Comm& comm, const SearchProfile& profile) {
+  constexpr int kWork = static_cast<int>(std::size(kWorkFields));
+  // This rank's compute, then its work counts, summed over the levels.
+  std::vector<double> sum(1 + kWork, 0.0);
+  RankTotals totals;
+  for (const LevelRecord& l : profile) {
+    sum[0] += l.phases.compute;
+    for (int f = 0; f < kWork; ++f) sum[1 + f] += static_cast<double>(l.work.*kWorkFields[f].second);
+    totals.critical_path += l.rank_phases.max.compute;
+  }
+  if (comm.size() <= kMaxRanksListed) {
+    const mpi::Counts counts(comm.size(), 1 + kWork);
+    std::vector<double> all(sum.size() * comm.size());
+    comm.allgatherv<double>(sum, all.data(), counts, mpi::Comm::displacements(counts));
+    for (auto at = all.begin(); at != all.end(); at += 1 + kWork) totals.per_rank.emplace_back(at, at + 1 + kWork);
+  }
+  std::vector<double> most = sum;
+  comm.allreduce_inplace<double>(sum, mpi::Op::sum);
+  comm.allreduce_inplace<double>(most, mpi::Op::max);
+  totals.compute = {sum[0] / comm.size(), most[0]};
+  for (int f = 0; f < kWork; ++f) totals.work[f] = {sum[1 + f] / comm.size(), most[1 + f]};
+  return totals;
+}
+
 }  // namespace g500

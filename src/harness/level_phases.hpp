@@ -10,4 +10,7 @@ namespace g500 {
 // rank's phases by allgather when there are at most kMaxRanksListed ranks.
 void gather_level_phases(const mpi::Comm& comm, SearchProfile& profile);
 
+// Collective, after gather_level_phases: the search's compute and work counts over all ranks.
+RankTotals gather_rank_totals(const mpi::Comm& comm, const SearchProfile& profile);
+
 }  // namespace g500

@@ -168,6 +168,26 @@ nlohmann::json phases_json(const PhaseSummary& summary) {
   return out;
 }
 
+// A search's compute and work over the ranks: the mean rank's, the largest, and each rank's when
+// listed.
+nlohmann::json rank_totals_json(const RankTotals& totals) {
+  auto listed = [&](std::size_t field) {
+    std::vector<double> values;
+    for (const std::vector<double>& r : totals.per_rank) values.push_back(r[field]);
+    return values;
+  };
+  nlohmann::json out = {
+      {"compute",
+       {{"mean", totals.compute.mean}, {"max", totals.compute.max}, {"critical_path", totals.critical_path}}}};
+  if (!totals.per_rank.empty()) out["compute"]["per_rank"] = listed(0);
+  for (std::size_t f = 0; f < std::size(kWorkFields); ++f) {
+    nlohmann::json& w = out[kWorkFields[f].first];
+    w = {{"mean", totals.work[f].mean}, {"max", totals.work[f].max}};
+    if (!totals.per_rank.empty()) w["per_rank"] = listed(1 + f);
+  }
+  return out;
+}
+
 nlohmann::json statistics_json(const std::vector<RootRecord>& roots) {
   const Series s = series_of(roots);
   const TepsSummary teps = summarize_teps(s.seconds, s.nedge);
@@ -214,8 +234,14 @@ nlohmann::json to_json(const RunRecord& run, const std::string& command_line) {
                         {"max_rank_bytes_sent", l.max_rank_bytes_sent}, {"phases", phases_json(l.rank_phases)}});
       if (!l.steps.empty()) levels.back()["steps"] = l.steps;
     }
-    roots.push_back({{"root", r.shown_root}, {"seconds", r.seconds}, {"nedge", r.nedge}, {"teps", r.teps},
-                     {"validate_seconds", r.validate_seconds}, {"result", r.result}, {"levels", levels}});
+    roots.push_back({{"root", r.shown_root},
+                     {"seconds", r.seconds},
+                     {"nedge", r.nedge},
+                     {"teps", r.teps},
+                     {"validate_seconds", r.validate_seconds},
+                     {"result", r.result},
+                     {"levels", levels},
+                     {"ranks", rank_totals_json(r.rank_totals)}});
   }
   std::vector<std::string> kernels;
   if (o.kernels.bfs) kernels.push_back("bfs");

@@ -28,6 +28,7 @@ struct RootRecord {
   double validate_seconds = 0;
   std::string result;  // "valid", "not validated", or the failed rule
   SearchProfile levels;   // BFS: one record per level
+  RankTotals rank_totals;  // BFS: compute and work over the ranks
   SsspProfile buckets;    // SSSP: one record per bucket
 };
 

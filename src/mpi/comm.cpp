@@ -276,6 +276,18 @@ void Comm::count_point_to_point_send(std::size_t bytes, int dest) const {
   traffic().record(OpKind::point_to_point, 1, static_cast<std::int64_t>(bytes), 0, 0);
 }
 
+std::size_t Comm::sendrecv_bytes(const void* data, std::size_t bytes, int dest, void* recv, std::size_t capacity,
+                                 int source) const {
+  MPI_Status status;
+  MPI_Sendrecv(data, detail::checked_count(bytes), MPI_BYTE, dest, 0, recv, detail::checked_count(capacity), MPI_BYTE,
+               source, 0, comm_, &status);
+  int got = 0;
+  MPI_Get_count(&status, MPI_BYTE, &got);
+  if (dest != rank_ && bytes) traffic().to_peer(world_rank(dest), static_cast<std::int64_t>(bytes));
+  traffic().record(OpKind::point_to_point, 1, static_cast<std::int64_t>(bytes), 1, got);
+  return static_cast<std::size_t>(got);
+}
+
 Counts Comm::displacements(const Counts& counts) {
   Counts displs(counts.size());
   std::int64_t sum = 0;

@@ -186,6 +186,14 @@ class Comm {
               &req.req_);
   }
 
+  // One step of a ring: `data` to rank `dest` while at most recv.size() items come from rank
+  // `source`, in one call; returns the items that came. Counted as one call that sends and receives.
+  template <class T>
+  std::size_t sendrecv(std::span<const T> data, int dest, std::span<T> recv, int source) const {
+    static_assert(std::is_trivially_copyable_v<T>);
+    return sendrecv_bytes(data.data(), data.size_bytes(), dest, recv.data(), recv.size_bytes(), source) / sizeof(T);
+  }
+
   // Waits for a message from `source` (any tag) and returns how many items of T it holds, leaving
   // it to a receive.
   template <class T>
@@ -240,6 +248,8 @@ class Comm {
   // Traffic accounting of each operation kind (see mpi/traffic.hpp for what is counted).
   void count_reduction(std::size_t bytes) const;
   void count_point_to_point_send(std::size_t bytes, int dest) const;
+  std::size_t sendrecv_bytes(const void* data, std::size_t bytes, int dest, void* recv, std::size_t capacity,
+                             int source) const;
   void count_broadcast(std::size_t bytes, int root) const;
   void count_gather(std::size_t my_bytes, const Counts& counts, std::size_t item_bytes) const;
   void count_uniform_alltoall(std::size_t bytes_per_peer) const;

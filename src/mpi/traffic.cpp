@@ -57,11 +57,36 @@ void TrafficCounts::add(const TrafficCounts& other) {
   }
 }
 
+void TrafficCounters::sent_to(int r) {
+  sent_at_[r] = ++clock_;
+  if (r == latest_) return;
+  if (newer_[r] >= 0) older_[newer_[r]] = older_[r];  // out of its place, if it has one
+  if (older_[r] >= 0) newer_[older_[r]] = newer_[r];
+  older_[r] = latest_;
+  newer_[r] = -1;
+  if (latest_ >= 0) newer_[latest_] = r;
+  latest_ = r;
+}
+
+void TrafficTally::start(const TrafficSnapshot& now) {
+  const TrafficCounters& c = *now.source;
+  if (seen_.empty()) {
+    seen_.assign(c.world_size(), 0);
+    peer_bytes_.assign(c.world_size(), 0);
+  }
+  c.for_peers_since(caught_up_, [&](int r) { seen_[r] = c.peer_bytes(r); });
+  caught_up_ = now.clock;
+  start_ = now;
+}
+
 void TrafficTally::stop(const TrafficSnapshot& now) {
   sum_.add(now.since(start_));
-  const std::vector<std::int64_t> bytes = now.peer_bytes_since(start_);
-  if (peer_bytes_.empty()) peer_bytes_.assign(bytes.size(), 0);
-  for (std::size_t r = 0; r < bytes.size(); ++r) peer_bytes_[r] += bytes[r];
+  const TrafficCounters& c = *now.source;
+  c.for_peers_since(caught_up_, [&](int r) {
+    peer_bytes_[r] += c.peer_bytes(r) - seen_[r];
+    seen_[r] = c.peer_bytes(r);
+  });
+  caught_up_ = now.clock;
 }
 
 TrafficCounts TrafficTally::counts() const {
@@ -84,13 +109,7 @@ TrafficCounts TrafficSnapshot::since(const TrafficSnapshot& earlier) const {
     const LogicalCount then = it == earlier.counts.logical.end() ? LogicalCount{} : it->second;
     if (now.calls != then.calls) d.logical[name] = {now.calls - then.calls, now.items - then.items};
   }
-  for (std::size_t r = 0; r < peer_bytes.size(); ++r) d.distinct_peers += peer_bytes[r] != earlier.peer_bytes[r];
-  return d;
-}
-
-std::vector<std::int64_t> TrafficSnapshot::peer_bytes_since(const TrafficSnapshot& earlier) const {
-  std::vector<std::int64_t> d(peer_bytes.size());
-  for (std::size_t r = 0; r < d.size(); ++r) d[r] = peer_bytes[r] - earlier.peer_bytes[r];
+  if (source) source->for_peers_since(earlier.clock, [&](int r) { d.distinct_peers += source->peer_bytes(r) != 0; });
   return d;
 }
 

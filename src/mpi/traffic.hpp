@@ -58,14 +58,19 @@ struct TrafficCounts {
   std::int64_t calls() const;
 };
 
-// A point in time of one process's counters; the difference of two is the work between them.
+class TrafficCounters;
+
+// A point in time of one process's counters; the difference of two is the work between them. It
+// holds no per-peer table: the peers sent to since a snapshot are read from the counters' list of
+// peers by latest send, in time proportional to them (a level's snapshot costs no O(P) copy).
 struct TrafficSnapshot {
   TrafficCounts counts;
-  std::vector<std::int64_t> peer_bytes;  // bytes sent to each world rank so far
+  std::uint64_t clock = 0;  // the counters' send clock when taken
+  const TrafficCounters* source = nullptr;
 
-  // Counts since `earlier`, with distinct peers taken from the per-peer bytes.
+  // Counts since `earlier`, with the peers sent to since then. Exact when this is a snapshot of
+  // the counters as they are now (a peer's latest send is all the list keeps).
   TrafficCounts since(const TrafficSnapshot& earlier) const;
-  std::vector<std::int64_t> peer_bytes_since(const TrafficSnapshot& earlier) const;
 };
 
 // Builds with -DG500_NO_TRAFFIC_COUNTERS count nothing: only to measure what counting costs.
@@ -77,7 +82,13 @@ inline constexpr bool kCountTraffic = true;
 
 class TrafficCounters {
  public:
-  explicit TrafficCounters(int world_size) : peer_bytes_(world_size, 0), node_of_(world_size, 0), my_node_(0) {}
+  explicit TrafficCounters(int world_size)
+      : peer_bytes_(world_size, 0),
+        sent_at_(world_size, 0),
+        newer_(world_size, -1),
+        older_(world_size, -1),
+        node_of_(world_size, 0),
+        my_node_(0) {}
 
   // Which node each world rank is on (and this rank's), so bytes between nodes count apart.
   void set_nodes(std::vector<int> node_of_rank, int my_rank) {
@@ -100,8 +111,10 @@ class TrafficCounters {
   // Bytes of the operation about to be recorded that go to `world_rank`.
   void to_peer(int world_rank, std::int64_t bytes) {
     if constexpr (kCountTraffic) {
+      if (bytes == 0) return;
       peer_bytes_[world_rank] += bytes;
       if (node_of_[world_rank] != my_node_) pending_between_ += bytes;
+      sent_to(world_rank);
     }
   }
   void add_logical(const char* name, std::int64_t n) {
@@ -112,11 +125,26 @@ class TrafficCounters {
     }
   }
 
-  TrafficSnapshot snapshot() const { return {counts_, peer_bytes_}; }
+  TrafficSnapshot snapshot() const { return {counts_, clock_, this}; }
+  int world_size() const { return static_cast<int>(peer_bytes_.size()); }
+  // Bytes sent to `world_rank` so far.
+  std::int64_t peer_bytes(int world_rank) const { return peer_bytes_[world_rank]; }
+  // f(peer) for each peer sent to after send clock `clock`, the latest first.
+  template <class F>
+  void for_peers_since(std::uint64_t clock, F&& f) const {
+    for (int r = latest_; r >= 0 && sent_at_[r] > clock; r = older_[r]) f(r);
+  }
 
  private:
+  // `world_rank` becomes the front of the list of peers by latest send.
+  void sent_to(int world_rank);
+
   TrafficCounts counts_;
   std::vector<std::int64_t> peer_bytes_;
+  std::uint64_t clock_ = 0;             // sends to peers so far
+  std::vector<std::uint64_t> sent_at_;  // each peer's latest send by that clock; 0: none yet
+  std::vector<int> newer_, older_;      // the list of peers sent to, by latest send
+  int latest_ = -1;
   std::vector<int> node_of_;
   int my_node_;
   std::int64_t pending_between_ = 0;
@@ -126,7 +154,7 @@ class TrafficCounters {
 // peers of all of them together.
 class TrafficTally {
  public:
-  void start(const TrafficSnapshot& now) { start_ = now; }
+  void start(const TrafficSnapshot& now);
   void stop(const TrafficSnapshot& now);
   TrafficCounts counts() const;
   // Bytes sent to each world rank over all stretches (empty before the first).
@@ -136,6 +164,10 @@ class TrafficTally {
   TrafficSnapshot start_;
   TrafficCounts sum_;
   std::vector<std::int64_t> peer_bytes_;
+  // Each peer's bytes so far as of send clock caught_up_: a stretch's bytes to a peer are the
+  // counters' less these, for the peers sent to in it only.
+  std::vector<std::int64_t> seen_;
+  std::uint64_t caught_up_ = 0;
 };
 
 // The process's counters, made by mpi::Environment.

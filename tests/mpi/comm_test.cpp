@@ -42,7 +42,9 @@ TEST(Traffic, AlltoallvCountsMatchHandCountedBytes) {
   mpi::Counts counts(p, me + 1);
   counts[me] = 5;
   std::vector<Item> send(static_cast<std::size_t>(me + 1) * (p - 1) + 5), recv;
+  mpi::TrafficTally tally;
   const mpi::TrafficSnapshot before = mpi::traffic().snapshot();
+  tally.start(before);
   world.alltoallv_into<Item>(send, counts, recv);
   const mpi::TrafficSnapshot after = mpi::traffic().snapshot();
   const mpi::TrafficCounts c = after.since(before);
@@ -57,8 +59,39 @@ TEST(Traffic, AlltoallvCountsMatchHandCountedBytes) {
   // The counts travel first: a 64-bit count and the sender's total to each other rank.
   EXPECT_EQ(c.op(OpKind::alltoall).bytes_sent, 16 * (p - 1));
   EXPECT_EQ(c.distinct_peers, p - 1);
-  const std::vector<std::int64_t> peers = after.peer_bytes_since(before);
+  tally.stop(after);
+  const std::vector<std::int64_t> peers = tally.peer_bytes();
   for (int d = 0; d < p; ++d) EXPECT_EQ(peers[d], d == me ? 0 : 16 * (me + 1) + 16) << d;
+}
+
+TEST(Traffic, TallyAndSnapshotsSeeOnlyTheirStretches) {
+  // A tally's stretches alternate with traffic of its own (validation between searches), and a
+  // level's snapshots nest inside a stretch: each counts its own peers and bytes only.
+  const mpi::Comm world = mpi::Comm::world();
+  const int p = world.size(), me = world.rank();
+  if (p < 3) GTEST_SKIP() << "needs 3 ranks";
+  const int next = (me + 1) % p, previous = (me + p - 1) % p;
+  auto ring = [&](int to, int from, std::size_t items) {
+    std::vector<std::int64_t> out(items, me), in(items);
+    world.sendrecv(std::span<const std::int64_t>(out), to, std::span<std::int64_t>(in), from);
+  };
+  mpi::TrafficTally tally;
+  ring(next, previous, 3);  // before any stretch
+  tally.start(mpi::traffic().snapshot());
+  const mpi::TrafficSnapshot level = mpi::traffic().snapshot();
+  ring(next, previous, 2);
+  EXPECT_EQ(mpi::traffic().snapshot().since(level).distinct_peers, 1);
+  tally.stop(mpi::traffic().snapshot());
+  ring(previous, next, 5);  // between stretches
+  tally.start(mpi::traffic().snapshot());
+  const mpi::TrafficSnapshot quiet = mpi::traffic().snapshot();
+  EXPECT_EQ(mpi::traffic().snapshot().since(quiet).distinct_peers, 0);
+  ring(next, previous, 1);
+  tally.stop(mpi::traffic().snapshot());
+  for (int d = 0; d < p; ++d) EXPECT_EQ(tally.peer_bytes()[d], d == next ? 24 : 0) << d;
+  EXPECT_EQ(tally.counts().distinct_peers, 1);
+  EXPECT_EQ(tally.counts().op(OpKind::point_to_point).calls, 2);
+  EXPECT_EQ(tally.counts().op(OpKind::point_to_point).bytes_received, 24);
 }
 
 TEST(Traffic, CollectivesCountTheirPayload) {

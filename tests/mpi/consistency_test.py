@@ -129,6 +129,32 @@ class Consistency(unittest.TestCase):
                 self.assertIn(level["direction"], ("top-down", "bottom-up"))
                 self.assertGreaterEqual(level["edges_examined"], 0)
 
+    def test_work_counts_add_up_over_ranks(self):
+        """Each search's "ranks" block: every rank's work counts, whose sum is the levels' global
+        count, and its compute, whose mean, slowest rank and critical path are ordered."""
+        for engine, np in (("hybrid-1d", 3), ("hybrid-2d", 4), ("top-down-2d", 2)):
+            with self.subTest(engine=engine, np=np):
+                result, _ = self.run_json(np, 1, ["--bfs", engine])
+                for run in result["runs"]:
+                    ranks = run["ranks"]
+                    edges = ranks["edges_examined"]["per_rank"]
+                    self.assertEqual(len(edges), np)
+                    self.assertEqual(sum(edges), sum(level["edges_examined"] for level in run["levels"]))
+                    self.assertAlmostEqual(ranks["edges_examined"]["mean"] * np, sum(edges))
+                    self.assertEqual(ranks["edges_examined"]["max"], max(edges))
+                    calls = ranks["mpi_calls"]["per_rank"]
+                    # Every level closes with an allreduce on every rank.
+                    self.assertTrue(all(c >= len(run["levels"]) for c in calls), calls)
+                    tries, swept = ranks["first_entry_tries"]["per_rank"], ranks["words_swept"]["per_rank"]
+                    bottom_up = any(level["direction"] == "bottom-up" for level in run["levels"])
+                    self.assertEqual(sum(tries) > 0, bottom_up)
+                    self.assertEqual(sum(swept) > 0, bottom_up)
+                    self.assertTrue(all(t <= e for t, e in zip(tries, edges)))
+                    compute = ranks["compute"]
+                    self.assertLessEqual(compute["mean"], compute["max"] * (1 + 1e-9))
+                    self.assertLessEqual(compute["max"], compute["critical_path"] * (1 + 1e-9))
+                    self.assertAlmostEqual(max(compute["per_rank"]), compute["max"])
+
     def test_traffic_counters_add_up(self):
         """Top-down levels move parent offers (two 32-bit ids: 8 bytes, 16 with --ids 64), bottom-up
         levels the frontier bitmap: the counters must say exactly that, and one rank alone sends

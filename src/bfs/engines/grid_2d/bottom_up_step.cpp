@@ -74,7 +74,7 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
   StepCounts step;
   for (int s = 0; s < g.rows; ++s) {
     const int k = (grid_.row() + s) % g.rows;
-    step.edges_examined += search_block(s, k, parents).edges_examined;
+    step.add_work(search_block(s, k, parents));
     if (g.rows > 1) {
       const Timer passing;
       pass_block(s, k);
@@ -242,21 +242,18 @@ void Grid2D<Column>::pass_block(int s, int k) {
     message.assign(done, done + words);
     message.insert(message.end(), pass_.changed.begin(), pass_.changed.end());
   }
+  // What comes from the next rank of the column: the bitmap of the block searched next and its
+  // summary, or after the last sub-step the owner's message, as long at most (with two rows, and
+  // the parents of every vertex of the block).
   const int next_block = grid_.col() * g.rows + (k + 1) % g.rows;
   const std::size_t next_words = part_.first_word(next_block + 1) - part_.first_word(next_block);
   std::vector<word_t>& incoming = pass_.incoming;
-  mpi::Request receive, send;
-  if (last && parents_with_bitmap) {
-    col_comm_.isend(std::span<const word_t>(message), previous, 0, send);
-    incoming.assign(col_comm_.probe_count<word_t>((i + 1) % g.rows), 0);
-    col_comm_.irecv_any(std::span<word_t>(incoming), receive);
-  } else {
-    incoming.assign(next_words + summary_words(next_words), 0);  // the owner's message: as long at most
-    col_comm_.irecv_any(std::span<word_t>(incoming), receive);
-    col_comm_.isend(std::span<const word_t>(message), previous, 0, send);
-  }
-  receive.wait();
-  send.wait();
+  std::size_t most = next_words + summary_words(next_words);
+  if (last && parents_with_bitmap)
+    most += packed_words(static_cast<std::size_t>(part_.count_of(next_block)), parent_bits_);
+  incoming.resize(most);
+  incoming.resize(
+      col_comm_.sendrecv(std::span<const word_t>(message), previous, std::span<word_t>(incoming), (i + 1) % g.rows));
   if (!last) {
     pass_.done.assign(incoming.begin(), incoming.begin() + static_cast<std::ptrdiff_t>(next_words));
     pass_.changed.assign(incoming.begin() + static_cast<std::ptrdiff_t>(next_words), incoming.end());
