@@ -98,6 +98,15 @@ def summarize(result, kernel="bfs"):
         search = result["traffic"].get("search", {})
         compute = sum(l["phases"]["compute"]["max"] for r in runs for l in r["levels"]) / len(runs)
     total = statistics["time"]["mean"]
+    # Each rank's compute is the simulated time SMPI charged for its work between MPI calls, which
+    # SMPI measures as that rank's own thread CPU time: the mean rank, the slowest rank over the whole
+    # search, and the critical path (each level's slowest rank, summed: what the levels wait for).
+    ranks = [r["ranks"]["compute"] for r in runs if "ranks" in r]
+    spread = {} if not ranks else {
+        "compute_mean_rank": sum(c["mean"] for c in ranks) / len(ranks),
+        "compute_slowest_rank": sum(c["max"] for c in ranks) / len(ranks),
+        "compute_critical_path": sum(c["critical_path"] for c in ranks) / len(ranks),
+    }
     return {
         "kernel": kernel,
         "harmonic_mean_TEPS": statistics["TEPS"]["harmonic_mean"],
@@ -111,6 +120,7 @@ def summarize(result, kernel="bfs"):
         "construction_time": result["construction_time"],
         "validated": result["validated"],
         "layout": result["graph"]["layout"],
+        **spread,
     }
 
 
@@ -188,6 +198,35 @@ def calibrate(a):
             "real_command": "scripts/mpirun -np NP build/g500 --scale S --roots %d --skip-validation" % a.roots}
 
 
+# The share of this machine's memory a simulation may take: all simulated ranks live in one process,
+# and past this the host pages, which slows every rank's measured compute.
+MEMORY_SHARE = 0.6
+
+
+def machine_memory():
+    with open("/proc/meminfo") as f:
+        for line in f:
+            if line.startswith("MemTotal:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def too_big(rows, config, per_node, ranks):
+    """One line refusing `ranks` when the simulating process would pass MEMORY_SHARE of this machine's
+    memory, as the nearest smaller row of the same configuration predicts (its peak a rank, times
+    the ranks: weak scaling keeps a rank's share); None when it fits or nothing predicts it."""
+    earlier = [r for r in rows if r["config"] == config and r["ranks_per_node"] == per_node and r["ranks"] < ranks]
+    if not earlier:
+        return None
+    predicted = max(earlier, key=lambda r: r["ranks"])["simulating_process_peak_bytes_per_rank"] * ranks
+    limit = MEMORY_SHARE * machine_memory()
+    if predicted <= limit:
+        return None
+    return ("refused: %s at %d ranks would take about %.1f GB in the simulating process, over %d%% of this "
+            "machine's %.1f GB (use fewer vertices a rank, --per-rank)" %
+            (config, ranks, predicted / 1e9, 100 * MEMORY_SHARE, machine_memory() / 1e9))
+
+
 def weak(a):
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -196,12 +235,20 @@ def weak(a):
                 for ranks in a.ranks:
                     scale = a.per_rank + int(round(math.log2(ranks)))
                     validate = ranks <= a.validate_up_to
+                    refusal = too_big(rows, config, per_node, ranks)
+                    if refusal:
+                        print(refusal, file=sys.stderr, flush=True)
+                        continue
                     r = simulate(a.platform, ranks, per_node, scale, a.config_args[config], a.roots, validate, tmp,
                                  a.link_bw, a.kernel, a.smpi_cfg)
                     r["config"] = config
                     rows.append(r)
                     split = "" if r["compute"] is None else " (compute %.3g, comm %.3g)" % (
                         1e3 * r["compute"], 1e3 * r["communication"])
+                    if "compute_mean_rank" in r:
+                        split += " (compute: mean rank %.3g, slowest rank %.3g, critical path %.3g)" % (
+                            1e3 * r["compute_mean_rank"], 1e3 * r["compute_slowest_rank"],
+                            1e3 * r["compute_critical_path"])
                     print("%s %-28s %4d ranks (%d a node) SCALE %d: %.3g TEPS, %.3g ms%s, "
                           "%.3g MB between nodes a search%s [%.0f s to simulate]" %
                           (a.platform, config, ranks, per_node, scale, r["harmonic_mean_TEPS"], 1e3 * r["mean_time"],

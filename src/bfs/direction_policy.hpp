@@ -29,6 +29,8 @@ class DirectionPolicy {
   bool done() const { return frontier_vertices_ == 0; }
   std::int64_t frontier_vertices() const { return frontier_vertices_; }
   std::int64_t frontier_edges() const { return frontier_edges_; }
+  // The last level found fewer vertices than it expanded: the search is in its tail.
+  bool shrinking() const { return shrinking_; }
 
   // The direction of the next level.
   Direction choose() {

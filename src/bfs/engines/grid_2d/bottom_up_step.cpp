@@ -1,7 +1,8 @@
 // The bottom-up step of hybrid-2d (Beamer, Buluc, Asanovic and Yelick, IPDPSW 2013): the row's
 // frontier gathered, then R sub-steps in which each rank of the column searches one block of the
 // column range and passes its bitmap of vertices with a parent on to the next rank, then the
-// changed words back to each block's owner.
+// changed words back to each block's owner; or, in a search's tail, every block at once and their
+// finds ORed into the owners.
 #include <omp.h>
 
 #include <algorithm>
@@ -49,7 +50,7 @@ void pack_values(std::vector<word_t>& out, std::size_t n, int bits, Value&& valu
 }  // namespace
 
 template <class Column>
-StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<vertex_t> parents,
+StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, bool few_to_find, std::span<vertex_t> parents,
                                      LevelProfiler& profiler) {
   const GridShape g = grid_.grid();
   Timer exchanging;
@@ -58,35 +59,13 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
   row_gather_.gather(next_sorted_, row_frontier_, sparse(frontier_vertices));
   next_.clear();
   next_sorted_.clear();
-  double exchange_seconds = exchanging.seconds();
-
-  // At sub-step s this rank (row i of its column) searches block (i + s) mod R of the column,
-  // whose bitmap of vertices with a parent it got from rank i + 1 of the column, and hands it on to
-  // rank i - 1. Sub-step 0 searches this rank's own block, whose bitmap is visited_local_ itself.
-  // With the bitmap travels a word-level summary: the words the column's other ranks changed, so
-  // that the message back to the owner carries those words only (few, once most of the graph is
-  // reached).
-  pass_.changed.assign(summary_words(static_cast<std::size_t>(visited_local_.num_words())), 0);
   // With more than two rows, finds for other blocks wait for the search's end, unless a rank of the
-  // column could pass its budget in the next sub-step: then the column sends them now.
-  const double budget = static_cast<double>(options_.exchange_round > 0 ? options_.exchange_round : kFoundBudget);
+  // column could pass its budget: then the column sends them first.
   const double sub_step_bound = g.rows > 2 ? found_bytes_a_sub_step_bound() : 0;
-  StepCounts step;
-  for (int s = 0; s < g.rows; ++s) {
-    const int k = (grid_.row() + s) % g.rows;
-    step.add_work(search_block(s, k, parents));
-    if (g.rows > 1) {
-      const Timer passing;
-      pass_block(s, k);
-      if (s > 0) found_held_bound_ += sub_step_bound;  // sub-step 0 is this rank's own block
-      if (g.rows > 2 && found_held_bound_ + sub_step_bound > budget) {
-        send_found_parents(parents);
-        found_held_bound_ = 0;
-      }
-      exchange_seconds += passing.seconds();
-    }
-  }
-  if (g.rows > 1) take_found_vertices(parents);
+  double exchange_seconds = exchanging.seconds();
+  const bool at_once = few_to_find && g.rows > 2 && (g.rows - 1) * sub_step_bound <= found_budget();
+  StepCounts step = at_once ? search_at_once(sub_step_bound, parents, exchange_seconds)
+                            : search_ring(sub_step_bound, parents, exchange_seconds);
   const StepCounts found = mark_found();
   step.discovered = found.discovered;
   step.discovered_edges = found.discovered_edges;
@@ -94,10 +73,97 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, std::span<v
   return step;
 }
 
-// One thread's share of sub-step s over block k of the column, as the shared bottom-up scan's block
+template <class Column>
+double Grid2D<Column>::found_budget() const {
+  return static_cast<double>(options_.exchange_round > 0 ? options_.exchange_round : kFoundBudget);
+}
+
+template <class Column>
+void Grid2D<Column>::make_room_for_found(double bound, std::span<vertex_t> parents) {
+  if (found_held_bound_ + bound > found_budget()) {
+    send_found_parents(parents);
+    found_held_bound_ = 0;
+  }
+  found_held_bound_ += bound;
+}
+
+template <class Column>
+StepCounts Grid2D<Column>::search_ring(double sub_step_bound, std::span<vertex_t> parents, double& exchange_seconds) {
+  const GridShape g = grid_.grid();
+  // At sub-step s this rank (row i of its column) searches block (i + s) mod R of the column,
+  // whose bitmap of vertices with a parent it got from rank i + 1 of the column, and hands it on to
+  // rank i - 1. Sub-step 0 searches this rank's own block, whose bitmap is visited_local_ itself.
+  // With the bitmap travels a word-level summary: the words the column's other ranks changed, so
+  // that the message back to the owner carries those words only (few, once most of the graph is
+  // reached).
+  pass_.changed.assign(summary_words(static_cast<std::size_t>(visited_local_.num_words())), 0);
+  StepCounts step;
+  for (int s = 0; s < g.rows; ++s) {
+    const int k = (grid_.row() + s) % g.rows;
+    if (s == 0) {
+      step.add_work(search_block(k, true, visited_local_.data(), visited_local_.num_words(), parents));
+    } else {
+      step.add_work(search_block(k, false, pass_.done.data(), static_cast<std::int64_t>(pass_.done.size()), parents));
+    }
+    if (g.rows > 1) {
+      const Timer passing;
+      pass_block(s, k);
+      // The next sub-step searches another rank's block: room for what it may find.
+      if (g.rows > 2 && s + 1 < g.rows) make_room_for_found(sub_step_bound, parents);
+      exchange_seconds += passing.seconds();
+    }
+  }
+  if (g.rows > 1) take_found_vertices(parents);
+  return step;
+}
+
+template <class Column>
+StepCounts Grid2D<Column>::search_at_once(double sub_step_bound, std::span<vertex_t> parents,
+                                          double& exchange_seconds) {
+  const GridShape g = grid_.grid();
+  Timer exchanging;
+  make_room_for_found((g.rows - 1) * sub_step_bound, parents);
+  // Every block of the column by local index, end to end: the column range, as the expand has it.
+  column_gather_.gather(visited_local_, column_frontier_, false);
+  exchange_seconds += exchanging.seconds();
+  const int first_block = grid_.col() * g.rows;
+  const std::int64_t first_word = part_.first_word(first_block);
+  StepCounts step;
+  for (int k = 0; k < g.rows; ++k) {
+    const int block = first_block + k;
+    const std::int64_t words = part_.first_word(block + 1) - part_.first_word(block);
+    if (k == grid_.row()) {
+      step.add_work(search_block(k, true, visited_local_.data(), words, parents));
+    } else {
+      pass_.changed.assign(summary_words(static_cast<std::size_t>(words)), 0);  // written, not needed
+      step.add_work(search_block(k, false, column_frontier_.data() + (part_.first_word(block) - first_word), words,
+                                 parents));
+    }
+  }
+  // Each block's bitmap ORed over the column into its owner: the vertices the others found.
+  const Timer folding;
+  mpi::Counts counts;
+  for (int k = 0; k < g.rows; ++k) counts.push_back(part_.first_word(first_block + k + 1) - part_.first_word(first_block + k));
+  std::vector<word_t>& found = pass_.incoming;
+  found.resize(static_cast<std::size_t>(visited_local_.num_words()));
+  col_comm_.reduce_scatter<word_t>({column_frontier_.data(), static_cast<std::size_t>(column_frontier_.num_words())},
+                                   found, counts, mpi::Op::bor);
+  word_t* const visited_local = visited_local_.data();
+  word_t* const next = next_.data();
+#pragma omp parallel for schedule(static)
+  for (std::int64_t w = 0; w < visited_local_.num_words(); ++w) {
+    const word_t newly = found[w] & ~visited_local[w];
+    visited_local[w] |= newly;
+    next[w] |= newly;
+  }
+  exchange_seconds += folding.seconds();
+  return step;
+}
+
+// One thread's share of the search of block k of the column, as the shared bottom-up scan's block
 // (bfs/bottom_up_scan.hpp): for each unvisited vertex of the block, a parent in the row's frontier.
 //
-// In this rank's own block (s == 0) a parent is written straight in. Another block's finds are
+// In this rank's own block a parent is written straight in. Another block's finds are
 // kept, in vertex order, for its owner: word w's first-entry finds wait (`before`) until word w's
 // row finds (`row_finds`), searched an iteration later, are merged in.
 template <class Column>
@@ -196,19 +262,18 @@ struct Grid2D<Column>::BlockScan {
 };
 
 template <class Column>
-StepCounts Grid2D<Column>::search_block(int s, int k, std::span<vertex_t> parents) {
+StepCounts Grid2D<Column>::search_block(int k, bool own, word_t* done, std::int64_t words,
+                                        std::span<vertex_t> parents) {
   const GridShape g = grid_.grid();
   const int block = grid_.col() * g.rows + k;
   const local_t count = part_.count_of(block), offset = part_.begin_of(block) - grid_.col_begin(grid_.col());
-  const std::int64_t words = s == 0 ? visited_local_.num_words() : static_cast<std::int64_t>(pass_.done.size());
-  word_t* const done = s == 0 ? visited_local_.data() : pass_.done.data();
   // With two rows the finds go back with the bitmap (pass_block); with more, at the search's end.
   const bool found_to_messages = g.rows > 2;
   StepCounts step;
 #pragma omp parallel
   {
     FoundList& list = found_[static_cast<std::size_t>(omp_get_thread_num()) * g.rows + k].value;
-    BlockScan scan(*this, s == 0, offset, words, last_word_mask(count), done, next_.data(), pass_.changed, parents,
+    BlockScan scan(*this, own, offset, words, last_word_mask(count), done, next_.data(), pass_.changed, parents,
                    list.pairs);
 #pragma omp for schedule(dynamic, 1) nowait
     for (std::int64_t chunk = 0; chunk < (words + kScanChunk - 1) / kScanChunk; ++chunk) {
@@ -367,7 +432,7 @@ StepCounts Grid2D<Column>::mark_found() {
 template <class Column>
 double Grid2D<Column>::found_bytes_a_sub_step_bound() const {
   // A sub-step finds each vertex of the block it searches once at most, so at most the block's
-  // unvisited vertices: the column's largest count bounds every rank's. Each thread's finds make
+  // unvisited vertices with edges: the column's largest count bounds every rank's. Each thread's finds make
   // one message (exchange/found_parents_codec.hpp): a header word and a padded last word, and per
   // vertex its Rice-coded gap (at most k + 1 bits plus its share of the unary parts, which sum to
   // under three bits a vertex for the encoder's k) and its parent.
@@ -411,7 +476,7 @@ void Grid2D<Column>::send_found_parents(std::span<vertex_t> parents) {
 
 // The step's entry points, for grid_2d.cpp's search; the helpers they call come with them.
 #define G500_GRID_2D_BOTTOM_UP(Column)                                                                   \
-  template StepCounts Grid2D<Column>::bottom_up(std::int64_t, std::span<vertex_t>, LevelProfiler&); \
+  template StepCounts Grid2D<Column>::bottom_up(std::int64_t, bool, std::span<vertex_t>, LevelProfiler&); \
   template void Grid2D<Column>::send_found_parents(std::span<vertex_t>);
 G500_GRID_2D_BOTTOM_UP(std::uint32_t)
 G500_GRID_2D_BOTTOM_UP(vertex_t)

@@ -142,6 +142,8 @@ void Grid2D<Column>::build(const EdgeSource& source) {
   csr_ = build_csr_2d<Column>(source, grid_, comm_, row_comm_, col_comm_, options_.grid.sort_vertices,
                               exchange::kBuildRound, options_.grid.rows);
   global_entries_ = comm_.allreduce<edge_count_t>(csr_.local_entries(), mpi::Op::sum);
+  connected_local_ = 0;
+  for (local_t v = 0; v < part_.local_count(); ++v) connected_local_ += csr_.degree[v] > 0;
   const local_t n_local = part_.local_count();
   visited_ = Bitmap(n_local);
   visited_local_ = Bitmap(n_local);
@@ -255,10 +257,10 @@ void Grid2D<Column>::search(vertex_t root, std::span<vertex_t> parents, SearchPr
   next_.clear();
   next_sorted_.clear();
   edge_count_t root_degree = 0;
-  unvisited_local_ = part_.local_count();
+  unvisited_local_ = connected_local_;
   found_held_bound_ = 0;
   if (part_.owns(root)) {
-    --unvisited_local_;
+    unvisited_local_ -= csr_.degree[part_.to_local(root)] > 0;
     const local_t r = part_.to_local(root);
     parents[r] = root;
     visited_.set(csr_.to_sorted(r));
@@ -272,6 +274,7 @@ void Grid2D<Column>::search(vertex_t root, std::span<vertex_t> parents, SearchPr
   LevelProfiler profiler(comm_, profile);
   for (auto& list : found_) list.value.clear();
   bool bottom_up_ran = false;
+  Direction previous = Direction::top_down;
   for (int level = 0; !policy.done(); ++level) {
     profiler.begin_level();
     Direction direction = policy.choose();
@@ -283,9 +286,10 @@ void Grid2D<Column>::search(vertex_t root, std::span<vertex_t> parents, SearchPr
       profiler.add_exchange(expanding.seconds());
       step = fold(parents, profiler);
     } else {
-      step = bottom_up(policy.frontier_vertices(), parents, profiler);
+      step = bottom_up(policy.frontier_vertices(), previous == Direction::bottom_up, parents, profiler);
     }
     unvisited_local_ -= step.discovered;
+    previous = direction;
     policy.end_level(profiler, level, direction, step);
     bottom_up_ran |= direction == Direction::bottom_up;
   }

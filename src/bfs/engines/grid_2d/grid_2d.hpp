@@ -17,6 +17,9 @@
 // for twice; after the last sub-step each bitmap's words that other ranks changed are sent back to
 // the block's owner, which takes the vertices found for it into its bitmaps; the parents found for
 // other ranks go to their owners once, at the end of the search, in one exchange within the column.
+// In a search's tail (the frontier shrinking), where the ring would save few tries, the column
+// searches at once instead: the column's visited bitmaps gathered, every rank searches every block,
+// and one reduce-scatter ORs each block's finds into its owner (two collectives, not R passes).
 //
 // Vertex numbering: a rank's block is stored by "sorted index" (decreasing degree, --sort-vertices)
 // and by "local index" (the common 1D partition's order, in which parents are written); the row's
@@ -93,9 +96,25 @@ class Grid2D : public BfsEngine {
   StepCounts settle_claims(std::span<vertex_t> parents);
 
   // --- Bottom-up step (bottom_up_step.cpp) ---
-  StepCounts bottom_up(std::int64_t frontier_vertices, std::span<vertex_t> parents, LevelProfiler& profiler);
-  // Sub-step s: this rank searches block k of its column for parents; returns the step's counts.
-  StepCounts search_block(int s, int k, std::span<vertex_t> parents);
+  // `few_to_find`: the search is in its tail (same on every rank), where the column searches all at
+  // once rather than in a ring.
+  StepCounts bottom_up(std::int64_t frontier_vertices, bool few_to_find, std::span<vertex_t> parents,
+                       LevelProfiler& profiler);
+  // The column range searched in R sub-steps, one block each, the blocks' bitmaps passed round the
+  // column so that no vertex is looked for twice; returns the step's work.
+  StepCounts search_ring(double sub_step_bound, std::span<vertex_t> parents, double& exchange_seconds);
+  // The column range searched at once, against the column's visited bitmaps gathered, and each
+  // block's finds ORed into its owner's bitmaps by one reduce-scatter: two collectives a level
+  // instead of R passes, at the cost of the tries of vertices that an earlier rank of the ring
+  // would have found (few, in a search's tail). Needs more than two rows.
+  StepCounts search_at_once(double sub_step_bound, std::span<vertex_t> parents, double& exchange_seconds);
+  // Before finds that may add `bound` bytes: the column sends those held if they could pass the
+  // budget (the same decision on every rank of the column).
+  void make_room_for_found(double bound, std::span<vertex_t> parents);
+  double found_budget() const;
+  // This rank searches block k of its column for parents: its own block (`own`) against
+  // visited_local_, another against `done`, that block's bitmap of vertices with a parent.
+  StepCounts search_block(int k, bool own, word_t* done, std::int64_t words, std::span<vertex_t> parents);
   // After sub-step s: the block's bitmap on to the previous rank of the column, or, after the last
   // sub-step, its changed words back to the block's owner.
   void pass_block(int s, int k);
@@ -174,7 +193,8 @@ class Grid2D : public BfsEngine {
   };
   std::vector<Padded<FoundList>> found_;
   int parent_bits_ = 1;  // of a global id
-  std::int64_t unvisited_local_ = 0;  // this block's vertices without a parent yet, this search
+  std::int64_t connected_local_ = 0;  // this block's vertices with edges
+  std::int64_t unvisited_local_ = 0;  // of those, the ones without a parent yet, this search
   double found_held_bound_ = 0;       // bytes of found parents a rank of the column may hold now
 
   Csr2D<Column> csr_;
