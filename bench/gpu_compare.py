@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The sort-unique engine's GPU runs beside its CPU runs (issue 48).
+"""The sort-unique engine's GPU runs beside its CPU runs.
 
 Reads the JSON files bench/gpu_sort_unique.sh wrote for g500-cuda (GPU) and g500 (CPU), checks
 that every search was validated, that both searched the same roots of the same graph, and that

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reading a graph of your own (issue 11): the generator's SCALE graph (with weights) written as a
+"""Reading a graph of your own: the generator's SCALE graph (with weights) written as a
 binary edge file (g500 generate), a three-column text edge list and a real Matrix Market file,
 each read by g500 --input at -np N (one thread per rank), beside the generator itself. Records per
 format: file size, the time of one whole read pass (graph_generation), construction time, mean BFS

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The 2D engines against hybrid-1d in one sitting (issue 8, paper 004), one thread per rank:
+"""The 2D engines against hybrid-1d in one sitting (paper 004), one thread per rank:
 
   - at each SCALE and rank count: mean BFS time, harmonic-mean TEPS, bytes sent per search and
     peak memory per input tuple of top-down-2d, hybrid-2d and hybrid-1d; for top-down-2d the fold

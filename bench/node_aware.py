@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""hybrid-1d's node-aware options against the plain engine in one sitting (issue 9; papers 000,
+"""hybrid-1d's node-aware options against the plain engine in one sitting (papers 000,
 002), one thread per rank, on pretend nodes (--ranks-per-node K) of one machine:
 
   - for each "np:K" setting: the plain engine, --node-shared, --node-shared --parallel-allgather,

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 2's benchmark: g500 at SCALE 20 and 22, on -np 1 x 2 threads and -np 2 x 1 thread, 64 roots.
+"""The default benchmark: g500 at SCALE 20 and 22, on -np 1 x 2 threads and -np 2 x 1 thread, 64 roots.
 
 Writes bench/results/peers/summary.json with the exact commands and the figures compared in the
 issue note: mean BFS time and harmonic-mean TEPS. Peer codes run in the

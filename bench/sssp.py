@@ -8,7 +8,7 @@ with SKIP_VALIDATION=1), and GAPBS's sssp -g SCALE -n 64 with 2 threads (its own
 and delta, so only time a search and edges a second compare). Peers are built outside this
 repository and named by placeholders in the record.
 
-construction: kernel 3's graph build beside kernel 1's (issue 46), each layout's runs in turn, in
+construction: kernel 3's graph build beside kernel 1's, each layout's runs in turn, in
 one sitting: `--kernels bfs,sssp` (searches unvalidated: only the builds are read) gives both times in
 one run, the BFS graph's kernel 1 (vertex count and rows) and the weighted graph's build; the
 ratio is taken run by run. Then one `--kernels bfs` and one `--kernels sssp` run give each graph's

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Summary bitmap granularity sweep (issue 9; paper 000 §III.C, Fig. 16): hybrid-1d with
+"""Summary bitmap granularity sweep (paper 000 §III.C, Fig. 16): hybrid-1d with
 --summary-granularity 64 ... 4096, one thread per rank, run in turn (round-robin, --reps times).
 Per granularity: the mean BFS time (median over the reps) and, per bottom-up level, the fraction of
 summary bits that are zero (a zero bit lets a bottom-up step skip that many frontier bits unread)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Validation in batches (issue 6, target 4): g500 with --validation-batch K for each K given, run
+"""Validation in batches: g500 with --validation-batch K for each K given, run
 in turn round after round (K1 K2 ... K1 K2 ...), so that every ratio compares runs taken side by
 side. For each run: validation seconds per root (mean), peak bytes per input tuple over all ranks,
 harmonic-mean TEPS and construction time; then the medians per K and, round by round, each K's

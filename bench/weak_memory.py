@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Weak-scaling memory (issue 44): 2^PER_RANK vertices a rank at -np 2, 4, 8, 16 (SCALE grows with
+"""Weak-scaling memory: 2^PER_RANK vertices a rank at -np 2, 4, 8, 16 (SCALE grows with
 the ranks), one thread a rank, --kernels bfs,sssp, every search validated. For each build and
 engine, the largest rank's measured peak (and before validation), g500's own estimate, and the
 growth of the peak from the fewest ranks to the most. Builds run in turn at each rank count, so

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 30's record: one whole g500 benchmark (generation, kernel 1, 64 searches, 64 validations)
+"""One whole g500 benchmark (generation, kernel 1, 64 searches, 64 validations)
 at a SCALE, as a user runs it, with the wall time of the whole command beside g500's own figures:
 peak per rank and in total, bytes per input tuple, the peak before validation, the memory estimate
 over the peak, construction, mean search, harmonic-mean TEPS, validation per root, the validation
@@ -7,7 +7,7 @@ batch, and (with --row-codes) what the rows would take stored as byte-coded gaps
 
   bench/whole_run.py --scale 26 --np 2 --threads 1 --row-codes -o bench/results/whole_run/whole_s26_np2_t1.json
 
-The targets of issue 30 (SCALE 26 at -np 2: the whole command in at most 480 s, construction at most
+The whole-run targets (SCALE 26 at -np 2: the whole command in at most 480 s, construction at most
 90 s, validation at most 5 s a root; the estimate within 10% of the peak) are printed beside the
 figures. g500's own JSON is kept beside the summary (the same name with .g500.json) only with
 --keep-json: the summary holds what the records cite.
