@@ -312,16 +312,19 @@ void Grid2D<Column>::pass_block(int s, int k) {
   // the parents of every vertex of the block).
   const int next_block = grid_.col() * g.rows + (k + 1) % g.rows;
   const std::size_t next_words = part_.first_word(next_block + 1) - part_.first_word(next_block);
-  std::vector<word_t>& incoming = pass_.incoming;
   std::size_t most = next_words + summary_words(next_words);
   if (last && parents_with_bitmap)
     most += packed_words(static_cast<std::size_t>(part_.count_of(next_block)), parent_bits_);
-  incoming.resize(most);
-  incoming.resize(
-      col_comm_.sendrecv(std::span<const word_t>(message), previous, std::span<word_t>(incoming), (i + 1) % g.rows));
-  if (!last) {
-    pass_.done.assign(incoming.begin(), incoming.begin() + static_cast<std::ptrdiff_t>(next_words));
-    pass_.changed.assign(incoming.begin() + static_cast<std::ptrdiff_t>(next_words), incoming.end());
+  std::vector<word_t>& receive = pass_.receive;
+  if (receive.size() < most) receive.resize(most);  // only grows: nothing to clear each sub-step
+  const std::size_t got = col_comm_.sendrecv(std::span<const word_t>(message), previous,
+                                             std::span<word_t>(receive.data(), most), (i + 1) % g.rows);
+  if (last) {
+    pass_.incoming.assign(receive.begin(), receive.begin() + static_cast<std::ptrdiff_t>(got));
+  } else {
+    pass_.done.assign(receive.begin(), receive.begin() + static_cast<std::ptrdiff_t>(next_words));
+    pass_.changed.assign(receive.begin() + static_cast<std::ptrdiff_t>(next_words),
+                         receive.begin() + static_cast<std::ptrdiff_t>(got));
   }
 }
 
