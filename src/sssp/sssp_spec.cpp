@@ -45,8 +45,9 @@ void add_options(CLI::App& app, SsspOptions& o) {
       ->transform(choice<Fusion>({{"auto", Fusion::automatic}, {"on", Fusion::on}, {"off", Fusion::off}}))
       ->default_str("auto")->group(group);
   app.add_option("--sssp-heavy", o.heavy,
-                 "SSSP: a bucket's heavy edges pushed by its settled vertices, pulled by the unsettled ones from a "
-                 "copy of the bucket on every rank, or auto: whichever has less work")
+                 "SSSP: a bucket's heavy edges pushed by its settled vertices, or pulled by the unsettled ones (from "
+                 "a copy of the bucket on every rank with whole replicas, by asking the owners with hubs), or auto: "
+                 "whichever has less work")
       ->transform(choice<HeavyDirection>(
           {{"auto", HeavyDirection::automatic}, {"push", HeavyDirection::push}, {"pull", HeavyDirection::pull}}))
       ->default_str("auto")->group(group);
@@ -61,12 +62,13 @@ void add_options(CLI::App& app, SsspOptions& o) {
       ->transform(on_off())->default_str("on")->group(group);
   app.add_option("--sssp-prune", o.prune,
                  "SSSP: drop relaxations toward the vertices of buckets already finished (they cannot lower a "
-                 "distance) before they are sent, checked in a bitmap of N bits on every rank, or send them all")
+                 "distance) before they are sent, checked in the bits --sssp-replicas keeps, or send them all")
       ->transform(on_off())->default_str("on")->group(group);
   app.add_option("--sssp-replicas", o.replicas,
                  "SSSP: what every rank keeps of the finished vertices: whole (a bit for every vertex, N/8 bytes: "
                  "pruning toward any of them, and pulling from a copy of each bucket), hubs (bits for at most 2^16 "
-                 "highest-degree vertices: pruning toward them, heavy edges pushed), or auto: whole while N/8 is at "
+                 "highest-degree vertices, O(N/P) a rank: pruning toward them, pulls asking the owners), or auto: "
+                 "whole while N/8 is at "
                  "most 64 MiB")
       ->transform(choice<Replicas>({{"auto", Replicas::automatic}, {"whole", Replicas::whole}, {"hubs", Replicas::hubs}}))
       ->default_str("auto")->group(group);
