@@ -53,9 +53,11 @@ run: g500
 # The quick loop while working: one Release build, the unit tests and the MPI tests at -np 1 and 2
 # (a couple of minutes). `make test` is the whole suite CI runs.
 check: build
+	./scripts/check-format
 	cd $(BUILD) && ctest --output-on-failure -R '^(unit|mpi_np1|mpi_np2|layers|results_index)$$'
 
 test: build build-asan fuzz sim
+	./scripts/check-format
 	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -L unit
 	cd $(BUILD) && G500_SMPI_BINARY=$(CURDIR)/$(BUILD_SMPI)/g500-smpi ctest --output-on-failure -LE unit
 

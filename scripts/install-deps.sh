@@ -3,6 +3,7 @@
 set -euo pipefail
 packages=(build-essential cmake libopenmpi-dev openmpi-bin libcli11-dev
           nlohmann-json3-dev libgtest-dev libhwy-dev python3 python3-pip time clang
+          clang-format  # scripts/check-format: changed lines as .clang-format says (make check, make test)
           libsimgrid-dev simgrid  # SimGrid: smpicxx and smpirun for g500-smpi (make sim)
           lmod)  # Lmod: the module tool the EasyBuild packaging test installs g500 under
 missing=()

@@ -111,10 +111,13 @@ void add_run_options(CLI::App& app, RunOptions& run, RunFlags& f) {
     f.sssp_options.assign(all.begin() + static_cast<std::ptrdiff_t>(before), all.end());
   }
   f.validation_batch =
-      app.add_option("--validation-batch", run.kernels.validation_batch,
-                     "searches validated together, with one pass over the tuples: faster by up to that factor, for "
-                     "a byte (BFS) or four (SSSP) per search for each vertex on its owner; fewer when the memory is short")
-          ->capture_default_str()->check(CLI::Range(1, 16))->transform(decimal<int>());
+      app.add_option(
+             "--validation-batch", run.kernels.validation_batch,
+             "searches validated together, with one pass over the tuples: faster by up to that factor, for "
+             "a byte (BFS) or four (SSSP) per search for each vertex on its owner; fewer when the memory is short")
+          ->capture_default_str()
+          ->check(CLI::Range(1, 16))
+          ->transform(decimal<int>());
   app.add_flag("--skip-validation", run.skip_validation, "do not validate (the output is then marked not valid)");
   f.json = app.add_option("--json", run.json_path, "write every figure of the run to this JSON file");
   f.output = app.add_option("--output", run.output_path,

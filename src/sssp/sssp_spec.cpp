@@ -50,7 +50,8 @@ void add_options(CLI::App& app, SsspOptions& o) {
                  "whichever has less work")
       ->transform(choice<HeavyDirection>(
           {{"auto", HeavyDirection::automatic}, {"push", HeavyDirection::push}, {"pull", HeavyDirection::pull}}))
-      ->default_str("auto")->group(group);
+      ->default_str("auto")
+      ->group(group);
   app.add_option("--sssp-whole-rows", o.whole_rows,
                  "SSSP: relax a vertex's heavy edges with its light ones each time a round takes it, not once after "
                  "its bucket; auto: once the search is past its dense buckets (the first bucket pushed after a pull)")
@@ -63,15 +64,18 @@ void add_options(CLI::App& app, SsspOptions& o) {
   app.add_option("--sssp-prune", o.prune,
                  "SSSP: drop relaxations toward the vertices of buckets already finished (they cannot lower a "
                  "distance) before they are sent, checked in the bits --sssp-replicas keeps, or send them all")
-      ->transform(on_off())->default_str("on")->group(group);
+      ->transform(on_off())
+      ->default_str("on")
+      ->group(group);
   app.add_option("--sssp-replicas", o.replicas,
                  "SSSP: what every rank keeps of the finished vertices: whole (a bit for every vertex, N/8 bytes: "
                  "pruning toward any of them, and pulling from a copy of each bucket), hubs (bits for at most 2^16 "
                  "highest-degree vertices, O(N/P) a rank: pruning toward them, pulls asking the owners), or auto: "
-                 "whole while N/8 is at "
-                 "most 64 MiB")
-      ->transform(choice<Replicas>({{"auto", Replicas::automatic}, {"whole", Replicas::whole}, {"hubs", Replicas::hubs}}))
-      ->default_str("auto")->group(group);
+                 "whole while N/8 is at most 64 MiB")
+      ->transform(
+          choice<Replicas>({{"auto", Replicas::automatic}, {"whole", Replicas::whole}, {"hubs", Replicas::hubs}}))
+      ->default_str("auto")
+      ->group(group);
 }
 
 void options_to_json(const SsspOptions& o, nlohmann::json& out) {

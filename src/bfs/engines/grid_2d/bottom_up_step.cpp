@@ -136,14 +136,15 @@ StepCounts Grid2D<Column>::search_at_once(double sub_step_bound, std::span<verte
       step.add_work(search_block(k, true, visited_local_.data(), words, parents));
     } else {
       pass_.changed.assign(summary_words(static_cast<std::size_t>(words)), 0);  // written, not needed
-      step.add_work(search_block(k, false, column_frontier_.data() + (part_.first_word(block) - first_word), words,
-                                 parents));
+      step.add_work(
+          search_block(k, false, column_frontier_.data() + (part_.first_word(block) - first_word), words, parents));
     }
   }
   // Each block's bitmap ORed over the column into its owner: the vertices the others found.
   const Timer folding;
   mpi::Counts counts;
-  for (int k = 0; k < g.rows; ++k) counts.push_back(part_.first_word(first_block + k + 1) - part_.first_word(first_block + k));
+  for (int k = 0; k < g.rows; ++k)
+    counts.push_back(part_.first_word(first_block + k + 1) - part_.first_word(first_block + k));
   std::vector<word_t>& found = pass_.incoming;
   found.resize(static_cast<std::size_t>(visited_local_.num_words()));
   col_comm_.reduce_scatter<word_t>({column_frontier_.data(), static_cast<std::size_t>(column_frontier_.num_words())},
@@ -478,7 +479,7 @@ void Grid2D<Column>::send_found_parents(std::span<vertex_t> parents) {
 }
 
 // The step's entry points, for grid_2d.cpp's search; the helpers they call come with them.
-#define G500_GRID_2D_BOTTOM_UP(Column)                                                                   \
+#define G500_GRID_2D_BOTTOM_UP(Column)                                                                    \
   template StepCounts Grid2D<Column>::bottom_up(std::int64_t, bool, std::span<vertex_t>, LevelProfiler&); \
   template void Grid2D<Column>::send_found_parents(std::span<vertex_t>);
 G500_GRID_2D_BOTTOM_UP(std::uint32_t)

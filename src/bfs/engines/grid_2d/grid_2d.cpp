@@ -107,8 +107,9 @@ EngineSpec top_down_2d_engine() {
 
 EngineSpec hybrid_2d_engine() {
   return {.name = "hybrid-2d",
-          .help = "direction-optimizing BFS on an R x C process grid: top-down as top-down-2d, bottom-up in R "
-                  "sub-steps around the column (Beamer et al., IPDPSW 2013), in the search's tail all at once",
+          .help =
+              "direction-optimizing BFS on an R x C process grid: top-down as top-down-2d, bottom-up in R "
+              "sub-steps around the column (Beamer et al., IPDPSW 2013), in the search's tail all at once",
           .make = [](const EngineContext& c) { return make_for_id_width<Grid2D>(c, true); },
           .memory_bytes = &grid_2d_memory_bytes,
           .thread_level = mpi::ThreadLevel::funneled,

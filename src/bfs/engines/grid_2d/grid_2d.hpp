@@ -245,7 +245,7 @@ class Grid2D : public BfsEngine {
   // message out and the message in.
   struct BlockPass {
     std::vector<word_t> done, changed, message, incoming;
-    std::vector<word_t> receive;  // what a sub-step's pass receives, at its largest size so far
+    std::vector<word_t> receive;             // what a sub-step's pass receives, at its largest size so far
     std::vector<FoundPair> pairs;            // two rows: the finds sent back to the block's owner
     std::vector<std::int64_t> at, found_at;  // the owner's message's index, by summary word
   };
