@@ -275,7 +275,6 @@ void Grid2D<Column>::search(vertex_t root, std::span<vertex_t> parents, SearchPr
   LevelProfiler profiler(comm_, profile);
   for (auto& list : found_) list.value.clear();
   bool bottom_up_ran = false;
-  Direction previous = Direction::top_down;
   for (int level = 0; !policy.done(); ++level) {
     profiler.begin_level();
     Direction direction = policy.choose();
@@ -287,10 +286,9 @@ void Grid2D<Column>::search(vertex_t root, std::span<vertex_t> parents, SearchPr
       profiler.add_exchange(expanding.seconds());
       step = fold(parents, profiler);
     } else {
-      step = bottom_up(policy.frontier_vertices(), previous == Direction::bottom_up, parents, profiler);
+      step = bottom_up(policy.frontier_vertices(), policy.shrinking(), parents, profiler);
     }
     unvisited_local_ -= step.discovered;
-    previous = direction;
     policy.end_level(profiler, level, direction, step);
     bottom_up_ran |= direction == Direction::bottom_up;
   }
