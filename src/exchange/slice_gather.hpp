@@ -22,6 +22,10 @@ class SliceGather {
   SliceGather(const mpi::Comm& comm, SliceLayout layout)
       : comm_(comm), word_counts_(std::move(layout.word_counts)), word_displs_(std::move(layout.word_displs)) {}
 
+  // Rank r's slice: its words and where they start in the whole.
+  const mpi::Counts& word_counts() const { return word_counts_; }
+  const mpi::Counts& word_displs() const { return word_displs_; }
+
   // Collective: `out` (of the whole length) = every rank's `mine`. `sparse` must be the same on
   // every rank (decide it from a global count).
   void gather(const Bitmap& mine, Bitmap& out, bool sparse) {

@@ -194,17 +194,6 @@ class Comm {
     return sendrecv_bytes(data.data(), data.size_bytes(), dest, recv.data(), recv.size_bytes(), source) / sizeof(T);
   }
 
-  // Waits for a message from `source` (any tag) and returns how many items of T it holds, leaving
-  // it to a receive.
-  template <class T>
-  std::size_t probe_count(int source) const {
-    MPI_Status status;
-    MPI_Probe(source, MPI_ANY_TAG, comm_, &status);
-    int bytes = 0;
-    MPI_Get_count(&status, MPI_BYTE, &bytes);
-    return static_cast<std::size_t>(bytes) / sizeof(T);
-  }
-
   // How many items each rank will send this one, given what this one sends each rank. Each count
   // travels with its sender's total, so that every rank learns how many items the next alltoallv
   // moves in all; when they fit what MPI's int holds, that alltoallv needs no agreement of its own.

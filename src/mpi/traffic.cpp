@@ -109,7 +109,8 @@ TrafficCounts TrafficSnapshot::since(const TrafficSnapshot& earlier) const {
     const LogicalCount then = it == earlier.counts.logical.end() ? LogicalCount{} : it->second;
     if (now.calls != then.calls) d.logical[name] = {now.calls - then.calls, now.items - then.items};
   }
-  if (source) source->for_peers_since(earlier.clock, [&](int r) { d.distinct_peers += source->peer_bytes(r) != 0; });
+  // Only sends of some bytes enter the list (to_peer).
+  if (source) source->for_peers_since(earlier.clock, [&](int) { ++d.distinct_peers; });
   return d;
 }
 

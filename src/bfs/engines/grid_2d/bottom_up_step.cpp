@@ -126,29 +126,24 @@ StepCounts Grid2D<Column>::search_at_once(double sub_step_bound, std::span<verte
   // Every block of the column by local index, end to end: the column range, as the expand has it.
   column_gather_.gather(visited_local_, column_frontier_, false);
   exchange_seconds += exchanging.seconds();
-  const int first_block = grid_.col() * g.rows;
-  const std::int64_t first_word = part_.first_word(first_block);
+  // Block k of the column is the gather's slice k: its words and where they start.
+  const mpi::Counts& words = column_gather_.word_counts();
+  const mpi::Counts& at = column_gather_.word_displs();
   StepCounts step;
   for (int k = 0; k < g.rows; ++k) {
-    const int block = first_block + k;
-    const std::int64_t words = part_.first_word(block + 1) - part_.first_word(block);
     if (k == grid_.row()) {
-      step.add_work(search_block(k, true, visited_local_.data(), words, parents));
+      step.add_work(search_block(k, true, visited_local_.data(), words[k], parents));
     } else {
-      pass_.changed.assign(summary_words(static_cast<std::size_t>(words)), 0);  // written, not needed
-      step.add_work(
-          search_block(k, false, column_frontier_.data() + (part_.first_word(block) - first_word), words, parents));
+      pass_.changed.assign(summary_words(static_cast<std::size_t>(words[k])), 0);  // written, not needed
+      step.add_work(search_block(k, false, column_frontier_.data() + at[k], words[k], parents));
     }
   }
   // Each block's bitmap ORed over the column into its owner: the vertices the others found.
   const Timer folding;
-  mpi::Counts counts;
-  for (int k = 0; k < g.rows; ++k)
-    counts.push_back(part_.first_word(first_block + k + 1) - part_.first_word(first_block + k));
   std::vector<word_t>& found = pass_.incoming;
   found.resize(static_cast<std::size_t>(visited_local_.num_words()));
   col_comm_.reduce_scatter<word_t>({column_frontier_.data(), static_cast<std::size_t>(column_frontier_.num_words())},
-                                   found, counts, mpi::Op::bor);
+                                   found, words, mpi::Op::bor);
   word_t* const visited_local = visited_local_.data();
   word_t* const next = next_.data();
 #pragma omp parallel for schedule(static)

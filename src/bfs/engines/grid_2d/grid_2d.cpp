@@ -261,8 +261,8 @@ void Grid2D<Column>::search(vertex_t root, std::span<vertex_t> parents, SearchPr
   unvisited_local_ = connected_local_;
   found_held_bound_ = 0;
   if (part_.owns(root)) {
-    unvisited_local_ -= csr_.degree[part_.to_local(root)] > 0;
     const local_t r = part_.to_local(root);
+    unvisited_local_ -= csr_.degree[r] > 0;
     parents[r] = root;
     visited_.set(csr_.to_sorted(r));
     visited_local_.set(r);
