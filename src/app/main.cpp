@@ -135,9 +135,6 @@ int main(int argc, char** argv) {
   g500::mpi::abort_job_when_out_of_memory();
   try {
     if (!parse_error.empty()) throw g500::UserError(parse_error);
-    g500::BfsOptions& bfs = cmd->run.bfs;
-    if (cmd->kind == g500::Command::Kind::run && bfs.engine == g500::kAutoEngine)
-      bfs.engine = g500::choose_engine(bfs.auto_candidates, world.size(), bfs.grid.grid);
     return run(*cmd, form, argc, argv, world);
   } catch (const g500::ValidationFailure& e) {
     // The reference's drop-ins say on stdout, where scrapers read, that there are no results.

@@ -87,8 +87,11 @@ struct BfsOptions {
   std::int64_t exchange_round = 0;
 };
 
-// Whether an N-vertex graph is stored with 32-bit ids; throws UserError when 32 bits were asked
-// for and N does not fit.
-bool use_32_bit_ids(IdWidth ids, std::int64_t num_vertices);
+// --ids made concrete for an N-vertex graph (harness/resolve.hpp settles it once a run): 32-bit
+// whenever N <= 2^32 unless 64 was asked for. Throws UserError when 32 bits were asked for and N
+// does not fit.
+IdWidth settle_ids(IdWidth asked, std::int64_t num_vertices);
+// Whether settled options store 32-bit ids (std::logic_error when --ids was never settled).
+bool stores_32_bit_ids(const BfsOptions& options);
 
 }  // namespace g500

@@ -1,4 +1,5 @@
 #include <array>
+#include <stdexcept>
 #include "bfs/option_groups.hpp"
 
 #include "core/cli.hpp"
@@ -66,12 +67,18 @@ const OptionGroup kBottomUpGroup = {
     },
 };
 
-bool use_32_bit_ids(IdWidth ids, std::int64_t num_vertices) {
+IdWidth settle_ids(IdWidth asked, std::int64_t num_vertices) {
   const bool fits = fits_32_bit(num_vertices);
-  if (ids == IdWidth::bits32 && !fits) {
+  if (asked == IdWidth::bits32 && !fits) {
     throw UserError("--ids 32 cannot hold " + std::to_string(num_vertices) + " vertices (more than 2^32)");
   }
-  return ids == IdWidth::bits32 || (ids == IdWidth::automatic && fits);
+  if (asked != IdWidth::automatic) return asked;
+  return fits ? IdWidth::bits32 : IdWidth::bits64;
+}
+
+bool stores_32_bit_ids(const BfsOptions& options) {
+  if (options.ids == IdWidth::automatic) throw std::logic_error("--ids was not settled (harness/resolve.hpp)");
+  return options.ids == IdWidth::bits32;
 }
 
 const OptionGroup kIdsGroup = {

@@ -6,7 +6,6 @@
 #include <memory>
 #include <optional>
 
-#include "bfs/engine_choice.hpp"
 #include "bfs/registry.hpp"
 #include "mpi/node_memory.hpp"
 #include "core/error.hpp"
@@ -17,6 +16,7 @@
 #include "harness/kernel_loops.hpp"
 #include "harness/memory_check.hpp"
 #include "harness/progress.hpp"
+#include "harness/resolve.hpp"
 #include "harness/roots.hpp"
 #include "harness/traffic_summary.hpp"
 #include "io/edge_file.hpp"
@@ -74,6 +74,24 @@ OpenedSource open_edge_source(const RunOptions& options, const mpi::Comm& comm, 
   return opened;
 }
 
+// The run's options settled for its size and the nodes' memory (harness/resolve.hpp). Collective.
+ResolvedRun settle(const mpi::Comm& comm, double vertices, double tuples, const RunOptions& options) {
+  return resolve(options, ProblemSize{vertices, tuples, comm.size()},
+                 [&](double bytes) { return mpi::node_memory_fits(comm, estimate_to_bytes(bytes)); });
+}
+
+// A line for each choice the memory changed, once the run is known to fit.
+void say_what_memory_changed(const Progress& progress, const ResolvedRun& r) {
+  const RunOptions& o = r.options;
+  if (o.kernels.bfs && o.bfs.engine != r.rule_engine) {
+    progress.say("--bfs auto: %s, as %s does not fit the memory", o.bfs.engine.c_str(), r.rule_engine.c_str());
+  }
+  if (o.kernels.validation_batch < r.batch_asked) {
+    progress.say("validating %d searches at a time: %d do not fit the memory", o.kernels.validation_batch,
+                 r.batch_asked);
+  }
+}
+
 // Kernel 1's products: the common partition and each kernel's graph.
 struct Graphs {
   std::optional<Partition1D> part;
@@ -83,8 +101,7 @@ struct Graphs {
 
 // Kernel 3's weighted graph (timed by the caller as part of kernel 1).
 void build_sssp_graph(const RunOptions& options, const EdgeSource& source, const mpi::Comm& comm, Graphs& graphs) {
-  graphs.sssp = sssp_engine().make(comm, *graphs.part, options.kernels.sssp_options,
-                                   use_32_bit_ids(options.bfs.ids, graphs.part->num_vertices()));
+  graphs.sssp = sssp_engine().make(comm, *graphs.part, options.kernels.sssp_options, stores_32_bit_ids(options.bfs));
   graphs.sssp->build(source);
 }
 
@@ -160,44 +177,25 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   return run;
 }
 
-RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm, io::PendingOutputs& outputs) {
-  const Progress progress(comm.is_root() && !options.quiet);
+RunRecord run_benchmark(const RunOptions& asked, const mpi::Comm& comm, io::PendingOutputs& outputs) {
+  const Progress progress(comm.is_root() && !asked.quiet);
   RunRecord run;
-  run.options = options;
-  if (options.comm_matrix) check_comm_matrix_fits(comm.size());
-  const OpenedSource opened = open_edge_source(options, comm, progress, run.options);
+  run.options = asked;
+  if (asked.comm_matrix) check_comm_matrix_fits(comm.size());
+  const OpenedSource opened = open_edge_source(asked, comm, progress, run.options);
   const EdgeSource& source = *opened.source;
   run.edge_tuples = source.global_tuples();
   const double tuples = static_cast<double>(run.edge_tuples);
 
-  // Memory, before anything is allocated. --bfs auto takes an engine that fits when the one its
-  // rule picks does not; the validation batch shrinks to fit, never the run. No larger than the
-  // searches drawn: a batch's tables are made whole at its first search.
-  KernelChoice& kernels = run.options.kernels;
-  BfsOptions& bfs = run.options.bfs;
-  if (kernels.bfs && !bfs.auto_candidates.empty()) {
-    BfsOptions as_asked = bfs;
-    as_asked.engine = kAutoEngine;
-    const std::string fitting = fitting_engine(opened.vertices, tuples, comm.size(), as_asked, kernels, 0, [&](double b) {
-      return mpi::node_memory_fits(comm, static_cast<std::int64_t>(std::min(b, 9.0e18)));
-    });
-    if (fitting != bfs.engine) {
-      progress.say("--bfs auto: %s, as %s does not fit the memory", fitting.c_str(), bfs.engine.c_str());
-      bfs.engine = fitting;
-    }
-  }
-  const EngineSpec& spec = find_engine(bfs.engine);
-  if (options.root_ids.empty() && options.roots_file.empty())
-    kernels.validation_batch = std::min(kernels.validation_batch, std::max(1, options.roots));
-  const int wanted_batch = kernels.validation_batch;
-  kernels.validation_batch =
-      fitting_validation_batch(comm, opened.vertices, tuples, bfs, kernels, !options.skip_validation);
-  run.memory_estimate_per_rank = estimate_graph_bytes(opened.vertices, tuples, comm.size(), bfs, kernels);
+  // Settled once, before anything is allocated (harness/resolve.hpp); then the memory check.
+  const ResolvedRun resolved = settle(comm, opened.vertices, tuples, run.options);
+  run.options = resolved.options;
+  const RunOptions& options = run.options;
+  const KernelChoice& kernels = options.kernels;
+  const EngineSpec& spec = find_engine(options.bfs.engine);
+  run.memory_estimate_per_rank = estimate_graph_bytes(opened.vertices, tuples, comm.size(), options.bfs, kernels);
   check_memory(comm, run.memory_estimate_per_rank, opened.what);
-  if (kernels.validation_batch < wanted_batch) {
-    progress.say("validating %d searches at a time: %d do not fit the memory", kernels.validation_batch,
-                 wanted_batch);
-  }
+  say_what_memory_changed(progress, resolved);
   // Which ranks share a node, for the traffic between and within nodes (--ranks-per-node pretends).
   const mpi::NodeTopology nodes(comm, options.bfs.node.ranks_per_node);
   mpi::traffic().set_nodes(nodes.node_of_rank(), comm.rank());

@@ -158,7 +158,7 @@ std::vector<RootRecord> timed_loop(const KernelRun& run, const char* kernel, mpi
 std::vector<RootRecord> run_bfs_kernel(const KernelRun& k, BfsEngine& engine, PhaseTraffic& traffic,
                                        std::vector<std::int64_t>& peer_bytes, EnergyRecord& energy) {
   const std::span<vertex_t> parents = k.parents;
-  const int batch = k.output ? 1 : k.validation_batch;
+  const int batch = k.validation_batch;
   BfsBatchValidator validator(k.source, k.part, k.comm, batch);
   const SearchCheck bfs_check{
       validator.batch(), [&](vertex_t root) { validator.wait(root, parents); },
@@ -201,7 +201,7 @@ std::vector<RootRecord> run_sssp_kernel(const KernelRun& k, SsspEngine& sssp, Ph
                                         EnergyRecord& energy) {
   const std::span<vertex_t> parents = k.parents;
   big_vector<float> dist(k.part.local_count());
-  const int batch = k.output ? 1 : k.validation_batch;
+  const int batch = k.validation_batch;
   SsspBatchValidator validator(k.source, k.part, k.comm, batch);
   SearchCheck sssp_check{
       validator.batch(), [&](vertex_t root) { validator.wait(root, parents, dist); },

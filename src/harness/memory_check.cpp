@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstdio>
 
-#include "bfs/engine_choice.hpp"
 #include "bfs/registry.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
@@ -38,12 +37,6 @@ double rank_indexed_bytes(int threads) { return 4.0 * threads * 64 + 10 * 8; }
 
 }  // namespace
 
-std::int64_t estimate_run_bytes(int scale, int edgefactor, int num_ranks, const BfsOptions& bfs,
-                                const KernelChoice& kernels) {
-  const double n = std::ldexp(1.0, scale);
-  return estimate_graph_bytes(n, n * edgefactor, num_ranks, bfs, kernels);
-}
-
 PhaseBytes estimate_phases(double n, double m, int num_ranks, const BfsOptions& bfs, const KernelChoice& kernels,
                            int threads) {
   PhaseBytes phases;
@@ -63,7 +56,7 @@ PhaseBytes estimate_phases(double n, double m, int num_ranks, const BfsOptions& 
   // the engine's state, and what the batch validator holds meanwhile) and a batch's check, which
   // runs once the searches' buffers are released (the graph and the whole validator).
   if (kernels.sssp) {
-    const SsspMemory engine = sssp_engine().memory_bytes(n, m, num_ranks, id_bytes(bfs, n), kernels.sssp_options);
+    const SsspMemory engine = sssp_engine().memory_bytes(n, m, num_ranks, id_bytes(bfs), kernels.sssp_options);
     phases.sssp_graph = std::max(engine.build, engine.search);
     phases.sssp_validation = SsspBatchValidator::bytes(n, n_local, m_local, num_ranks, kernels.validation_batch);
     const double held = SsspBatchValidator::held_bytes(n, n_local, kernels.validation_batch);
@@ -75,10 +68,7 @@ PhaseBytes estimate_phases(double n, double m, int num_ranks, const BfsOptions& 
   // BFS validation: what its batch validator holds.
   phases.bfs_validation = BfsBatchValidator::bytes(n, n_local, m_local, num_ranks, kernels.validation_batch);
   const GraphShape shape{n, m, num_ranks};
-  // --bfs auto not yet resolved (a caller without MPI): the engine it would choose for num_ranks.
-  phases.engine = bfs.engine != kAutoEngine ? bfs.engine
-                  : choose_engine(bfs.auto_candidates.empty() ? auto_engines() : bfs.auto_candidates,
-                                  num_ranks, bfs.grid.grid);
+  phases.engine = bfs.engine;
   const EngineMemory need = find_engine(phases.engine).memory_bytes(shape, bfs);
   phases.bfs_graph_build = need.build;
   phases.bfs_graph = need.search;
@@ -103,35 +93,6 @@ void check_memory(const mpi::Comm& comm, std::int64_t bytes_per_rank, const std:
     throw UserError("not enough memory for " + what + ": " + worst.where + " needs about " + gib(worst.need) +
                     " but has " + gib(worst.has) + " available (use a smaller --scale or more nodes)");
   }
-}
-
-std::string fitting_engine(double vertices, double tuples, int num_ranks, const BfsOptions& bfs,
-                           const KernelChoice& kernels, int threads, const std::function<bool(double)>& fits) {
-  if (bfs.engine != kAutoEngine) return bfs.engine;
-  const std::vector<std::string>& candidates = bfs.auto_candidates.empty() ? auto_engines() : bfs.auto_candidates;
-  std::vector<std::string> order{choose_engine(candidates, num_ranks, bfs.grid.grid)};
-  for (const std::string& c : candidates)
-    if (c != order.front()) order.push_back(c);
-  KernelChoice smallest = kernels;
-  smallest.validation_batch = 1;
-  for (const std::string& engine : order) {
-    BfsOptions with = bfs;
-    with.engine = engine;
-    if (fits(estimate_phases(vertices, tuples, num_ranks, with, smallest, threads).peak())) return engine;
-  }
-  return order.front();
-}
-
-int fitting_validation_batch(const mpi::Comm& comm, double vertices, double tuples, const BfsOptions& bfs,
-                             const KernelChoice& kernels, bool validating) {
-  KernelChoice k = kernels;
-  const auto fits = [&] { return mpi::node_memory_fits(comm, estimate_graph_bytes(vertices, tuples, comm.size(), bfs, k)); };
-  if (!validating || k.validation_batch <= 1 || fits()) return kernels.validation_batch;
-  k.validation_batch = 1;
-  if (!fits()) return 1;  // nothing fits: the refusal then names the smallest need
-  k.validation_batch = kernels.validation_batch;
-  while (!fits()) --k.validation_batch;
-  return k.validation_batch;
 }
 
 }  // namespace g500

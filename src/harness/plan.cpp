@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/types.hpp"
 #include "harness/memory_check.hpp"
+#include "harness/resolve.hpp"
 
 namespace g500 {
 namespace {
@@ -33,6 +34,15 @@ struct Machine {
   double ranks, memory_per_rank;
 };
 
+// The run a plan stands for: its engine and kernels, every search validated, the default 64 roots.
+RunOptions plan_run(const PlanOptions& plan) {
+  RunOptions run;
+  run.bfs = plan.bfs;
+  run.kernels = plan.kernels;
+  run.roots = 64;
+  return run;
+}
+
 // SCALE's phases with the largest batch up to the asked one that fits (or batch 1's, fitting or not).
 struct ScaleFit {
   PhaseBytes phases;
@@ -43,20 +53,15 @@ struct ScaleFit {
 
 ScaleFit fit_scale(const PlanOptions& plan, const Machine& m, int scale) {
   ScaleFit fit;
-  const double n = std::ldexp(1.0, scale), tuples = n * plan.edgefactor;
-  fit.enough_vertices = n >= m.ranks;
-  KernelChoice k = plan.kernels;
-  BfsOptions bfs = plan.bfs;  // --bfs auto: the engine a run would take (one that fits, if any does)
-  if (k.bfs) {
-    bfs.engine = fitting_engine(n, tuples, static_cast<int>(m.ranks), plan.bfs, k, plan.threads_per_rank,
-                                [&](double bytes) { return bytes <= m.memory_per_rank; });
-  }
-  for (k.validation_batch = plan.kernels.validation_batch; k.validation_batch >= 1; --k.validation_batch) {
-    fit.phases = estimate_phases(n, tuples, static_cast<int>(m.ranks), bfs, k, plan.threads_per_rank);
-    fit.batch = k.validation_batch;
-    fit.fits = fit.enough_vertices && fit.phases.peak() <= m.memory_per_rank;
-    if (fit.fits) break;
-  }
+  const ProblemSize size{std::ldexp(1.0, scale), std::ldexp(1.0, scale) * plan.edgefactor, static_cast<int>(m.ranks),
+                         plan.threads_per_rank};
+  fit.enough_vertices = size.vertices >= m.ranks;
+  // As a run settles it: --bfs auto's engine that fits, if any does, and the batch that fits.
+  const RunOptions settled =
+      resolve(plan_run(plan), size, [&](double bytes) { return bytes <= m.memory_per_rank; }).options;
+  fit.phases = estimate_phases(size.vertices, size.tuples, size.ranks, settled.bfs, settled.kernels, size.threads);
+  fit.batch = settled.kernels.validation_batch;
+  fit.fits = fit.enough_vertices && fit.phases.peak() <= m.memory_per_rank;
   if (!fit.fits) fit.batch = 1;
   return fit;
 }
@@ -146,12 +151,14 @@ void print_plan(std::ostream& out, const PlanOptions& plan) {
       << " threads = "
       << static_cast<std::int64_t>(m.ranks) << " ranks, " << bytes_text(plan.memory_per_node) << " a node ("
       << bytes_text(m.memory_per_rank) << " a rank)\n";
-  const PhaseBytes any = estimate_phases(std::ldexp(1.0, kMaxScale), 16 * std::ldexp(1.0, kMaxScale),
-                                         static_cast<int>(m.ranks), plan.bfs, plan.kernels, plan.threads_per_rank);
+  const ResolvedRun at_largest = resolve(plan_run(plan),
+                                         {std::ldexp(1.0, largest), plan.edgefactor * std::ldexp(1.0, largest),
+                                          static_cast<int>(m.ranks), plan.threads_per_rank},
+                                         [](double) { return true; });
   out << "kernels: " << (plan.kernels.bfs ? (plan.kernels.sssp ? "bfs,sssp" : "bfs") : "sssp") << ", edgefactor "
       << plan.edgefactor;
   if (plan.kernels.bfs) {
-    out << ", --bfs " << plan.bfs.engine << ": " << any.engine;
+    out << ", --bfs " << plan.bfs.engine << ": " << at_largest.rule_engine;
     if (plan.bfs.engine == kAutoEngine) out << " for this rank count (another where that one does not fit)";
   }
   out << "\n";

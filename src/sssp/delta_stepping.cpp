@@ -45,7 +45,7 @@ void DeltaStepping<Column>::build(const EdgeSource& source) {
   for (local_t i = 0; i < part_.local_count(); ++i) with_edges_ += csr_.degree(i) > 0;
   in_round_ = Bitmap(part_.local_count());
   in_bucket_ = Bitmap(part_.local_count());
-  if (options_.prune && !whole_replicas(options_, static_cast<double>(part_.num_vertices()))) {
+  if (options_.prune && !whole_replicas(options_)) {
     finished_.keep_hubs_only(comm_, part_, [&](local_t i) { return degree_code(csr_.degree(i)); });
   }
 }
@@ -437,7 +437,7 @@ SsspMemory delta_stepping_memory_bytes(double vertices, double tuples, int ranks
   // entries to ask about, and a piece's
   // questions and replies with what the OwnerQuery holds for them (an owner, a slot, the questions
   // ordered and received, answers and replies back)
-  const bool whole = whole_replicas(options, vertices);
+  const bool whole = whole_replicas(options);
   if (whole) bytes += 8 * n_local + 2 * vertices / 8 + 4 * n_local;
   else bytes += 3 * 8 * n_local + (4 + 8 + 3 * id_bytes + 3 * 4) * static_cast<double>(exchange::kRelaxRound);
   // pruning: the finished vertices' bits, in their form

@@ -30,7 +30,7 @@ bool DeltaStepping<Column>::pull_heavy(std::int64_t b, std::span<const local_t> 
     comm_.allreduce_inplace<std::int64_t>(work, mpi::Op::sum);
     if (static_cast<double>(work[0]) <= kPullEdgesPerUnsettled * static_cast<double>(work[1])) return false;
   }
-  if (whole_replicas(options_, static_cast<double>(part_.num_vertices()))) return true;
+  if (whole_replicas(options_)) return true;
   // Pulling by asking: the bucket's nearest member bounds what can be asked about. A question and
   // its reply cost about what a pushed request does, so automatic pulls only when it asks about
   // fewer entries than a push would send.
@@ -110,7 +110,7 @@ typename DeltaStepping<Column>::PullOffer DeltaStepping<Column>::best_pull_offer
 
 template <class Column>
 void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh, Counts& counts) {
-  if (!whole_replicas(options_, static_cast<double>(part_.num_vertices()))) return pull_by_asking(b, counts);
+  if (!whole_replicas(options_)) return pull_by_asking(b, counts);
   bucket_copy_.gather(comm_, part_, fresh, [&](local_t v) { return labels_.dist(v); });
   const float lowest = bucket_copy_.lowest();
   // Each thread keeps its contiguous share's vertices still open after a pull, in order.

@@ -3,6 +3,7 @@
 // --sssp-prune): a plain header, so the harness's options hold it as it is.
 
 #include <cstdint>
+#include <stdexcept>
 
 namespace g500 {
 
@@ -56,10 +57,18 @@ struct SsspOptions {
   Replicas replicas = Replicas::automatic;
 };
 
-// Whether a search over `vertices` keeps the whole form (Replicas::automatic made concrete).
-inline bool whole_replicas(const SsspOptions& o, double vertices) {
-  if (o.replicas != Replicas::automatic) return o.replicas == Replicas::whole;
-  return vertices / 8 <= kWholeReplicaBytes;
+// --sssp-replicas made concrete for a graph of `vertices` (harness/resolve.hpp settles it once a
+// run): whole while a bit a vertex is at most kWholeReplicaBytes, else hubs.
+inline Replicas settle_replicas(Replicas asked, double vertices) {
+  if (asked != Replicas::automatic) return asked;
+  return vertices / 8 <= kWholeReplicaBytes ? Replicas::whole : Replicas::hubs;
+}
+
+// Whether settled options keep the whole form (std::logic_error when never settled).
+inline bool whole_replicas(const SsspOptions& o) {
+  if (o.replicas == Replicas::automatic)
+    throw std::logic_error("--sssp-replicas was not settled (harness/resolve.hpp)");
+  return o.replicas == Replicas::whole;
 }
 
 }  // namespace g500

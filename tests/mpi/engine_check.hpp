@@ -23,7 +23,9 @@ inline void check_engine(const BfsOptions& options, const std::vector<Edge>& edg
   const SliceSource source = source_of(edges, world);
   const vertex_t n = count_vertices(source, world);
   const Partition1D part(n, world.size(), world.rank());
-  auto engine = find_engine(name).make(EngineContext{world, part, options});
+  BfsOptions settled = options;  // as a run settles --ids (harness/resolve.hpp)
+  settled.ids = settle_ids(options.ids, n);
+  auto engine = find_engine(name).make(EngineContext{world, part, settled});
   engine->build(source);
   if (roots.empty()) roots = choose_roots(connected_vertices(source, part, world), part, world, 6, 3);
   ASSERT_FALSE(roots.empty());

@@ -132,6 +132,7 @@ TEST(Grid2D, WrongGridIsAUserError) {
   BfsOptions options;
   options.engine = "top-down-2d";
   options.grid.grid = std::to_string(world.size() + 1) + "x1";
+  options.ids = IdWidth::bits32;
   EXPECT_THROW(find_engine("top-down-2d").make(EngineContext{world, part, options}), UserError);
 }
 

@@ -44,6 +44,7 @@ TEST_P(Hybrid1DSetting, SearchesValidateAndMatchSerialLevels) {
   options.bottom_up.summary_check = s.summary_check;
   options.bottom_up.degree_order = s.degree_order ? DegreeOrder::on : DegreeOrder::off;
   options.exchange_round = s.exchange_round;
+  options.ids = settle_ids(options.ids, gen.num_vertices());
   auto engine = find_engine("hybrid-1d").make(EngineContext{world, part, options});
   engine->build(source);
   const std::vector<vertex_t> roots = choose_roots(connected_vertices(source, part, world), part, world, 6, 3);

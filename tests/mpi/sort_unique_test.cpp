@@ -31,6 +31,7 @@ TEST(SortUnique, StagedAndDirectExchangesAgreeAndPrune) {
     BfsOptions options;
     options.engine = "sort-unique";
     options.device.staging = staging;
+    options.ids = settle_ids(options.ids, gen.num_vertices());
     auto engine = find_engine("sort-unique").make(EngineContext{world, part, options});
     engine->build(source);
     std::vector<vertex_t> parents(part.local_count());

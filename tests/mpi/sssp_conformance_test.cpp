@@ -37,8 +37,6 @@ std::vector<RootRecord> run_kernel_3(const std::vector<std::string>& mode) {
   for (const std::string& a : args) argv.push_back(a.c_str());
   Command cmd = parse_command_line(static_cast<int>(argv.size()), argv.data());
   const mpi::Comm world = mpi::Comm::world();
-  BfsOptions& bfs = cmd.run.bfs;  // as main() settles --bfs auto
-  if (bfs.engine == kAutoEngine) bfs.engine = choose_engine(bfs.auto_candidates, world.size(), bfs.grid.grid);
   return run_benchmark(cmd.run, world).sssp_roots;
 }
 

@@ -20,6 +20,12 @@
 namespace g500 {
 namespace {
 
+// Options as a run settles them for the partition's graph (harness/resolve.hpp).
+SsspOptions settled(SsspOptions options, const Partition1D& part) {
+  options.replicas = settle_replicas(options.replicas, static_cast<double>(part.num_vertices()));
+  return options;
+}
+
 using namespace g500::testing;
 
 // Serial Dijkstra on an explicit weighted tuple list, adding in float as the search does.
@@ -92,7 +98,12 @@ TEST_P(DeltaSteppingTest, DistancesAreDijkstrasAndValidate) {
   const Partition1D part(gen.num_vertices(), world.size(), world.rank());
   for (bool ids32 : {true, false}) {
     std::int64_t pruned = 0;  // over the roots (profiles are summed over ranks)
-    auto engine = make_delta_stepping(world, part, SsspOptions{GetParam().delta, GetParam().fusion, GetParam().heavy, GetParam().whole, GetParam().tail, GetParam().prune, GetParam().replicas}, ids32);
+    auto engine =
+        make_delta_stepping(world, part,
+                            settled(SsspOptions{GetParam().delta, GetParam().fusion, GetParam().heavy, GetParam().whole,
+                                                GetParam().tail, GetParam().prune, GetParam().replicas},
+                                    part),
+                            ids32);
     engine->build(source);
     const std::vector<vertex_t> roots = choose_roots(connected_vertices(source, part, world), part, world, 4, 9);
     ASSERT_EQ(roots.size(), 4u);
@@ -285,7 +296,8 @@ TEST_P(SsspTies, GiveATreeWithDijkstrasDistances) {
     const Partition1D part(g.n, world.size(), world.rank());
     for (bool ids32 : {true, false}) {
       const Setting& s = GetParam();
-      auto engine = make_delta_stepping(world, part, SsspOptions{s.delta, s.fusion, s.heavy, s.whole, s.tail, s.prune}, ids32);
+      auto engine = make_delta_stepping(
+          world, part, settled(SsspOptions{s.delta, s.fusion, s.heavy, s.whole, s.tail, s.prune}, part), ids32);
       engine->build(source);
       std::vector<vertex_t> parents(part.local_count());
       std::vector<float> dist(part.local_count());
@@ -371,7 +383,7 @@ TEST(SsspOverflow, IsAnErrorOnEveryRank) {
   const SliceSource source = weighted_source_of({{0, 1}, {1, 2}, {2, 3}}, {2e38f, 2e38f, 1.0f}, world);
   const Partition1D part(4, world.size(), world.rank());
   for (bool ids32 : {true, false}) {
-    auto engine = make_delta_stepping(world, part, SsspOptions{}, ids32);
+    auto engine = make_delta_stepping(world, part, settled(SsspOptions{}, part), ids32);
     engine->build(source);
     std::vector<vertex_t> parents(part.local_count());
     std::vector<float> dist(part.local_count());
@@ -386,7 +398,7 @@ TEST(SsspValidator, CatchesBrokenResults) {
   const KroneckerGenerator gen(9, 16, 3);
   const KroneckerSource source(gen, world.rank(), world.size());
   const Partition1D part(gen.num_vertices(), world.size(), world.rank());
-  auto engine = make_delta_stepping(world, part, SsspOptions{}, true);
+  auto engine = make_delta_stepping(world, part, settled(SsspOptions{}, part), true);
   engine->build(source);
   const vertex_t root = choose_roots(connected_vertices(source, part, world), part, world, 1, 1).front();
   std::vector<vertex_t> parents(part.local_count());
@@ -432,7 +444,7 @@ TEST(SsspValidator, BatchGivesEachSearchItsOwnResult) {
   const KroneckerGenerator gen(9, 16, 4);
   const KroneckerSource source(gen, world.rank(), world.size());
   const Partition1D part(gen.num_vertices(), world.size(), world.rank());
-  auto engine = make_delta_stepping(world, part, SsspOptions{}, true);
+  auto engine = make_delta_stepping(world, part, settled(SsspOptions{}, part), true);
   engine->build(source);
   const std::vector<vertex_t> roots = choose_roots(connected_vertices(source, part, world), part, world, 5, 2);
   ASSERT_EQ(roots.size(), 5u);

@@ -259,10 +259,13 @@ TEST(ArcSketchTest, CountsPastWrapsAndGivesUpOnWideIds) {
 TEST(Csr1DIds, ThirtyTwoBitsHoldUpTo2To32Vertices) {
   EXPECT_TRUE(fits_32_bit(vertex_t{1} << 32));
   EXPECT_FALSE(fits_32_bit((vertex_t{1} << 32) + 1));
-  EXPECT_TRUE(use_32_bit_ids(IdWidth::automatic, vertex_t{1} << 20));
-  EXPECT_FALSE(use_32_bit_ids(IdWidth::automatic, vertex_t{1} << 33));
-  EXPECT_FALSE(use_32_bit_ids(IdWidth::bits64, vertex_t{1} << 20));
-  EXPECT_THROW(use_32_bit_ids(IdWidth::bits32, vertex_t{1} << 33), UserError);
+  EXPECT_EQ(settle_ids(IdWidth::automatic, vertex_t{1} << 20), IdWidth::bits32);
+  EXPECT_EQ(settle_ids(IdWidth::automatic, vertex_t{1} << 33), IdWidth::bits64);
+  EXPECT_EQ(settle_ids(IdWidth::bits64, vertex_t{1} << 20), IdWidth::bits64);
+  EXPECT_THROW(settle_ids(IdWidth::bits32, vertex_t{1} << 33), UserError);
+  // Engines read only a settled width.
+  BfsOptions unsettled;
+  EXPECT_THROW(stores_32_bit_ids(unsettled), std::logic_error);
 }
 
 // 32-bit while the last offset fits, 64-bit past it; the same values either way.

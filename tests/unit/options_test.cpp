@@ -7,6 +7,7 @@
 #include "app/command_line.hpp"
 #include "bfs/engine_choice.hpp"
 #include "harness/memory_check.hpp"
+#include "harness/resolve.hpp"
 #include "validate/bfs_validator.hpp"
 #include "validate/sssp_validator.hpp"
 #include "core/error.hpp"
@@ -193,6 +194,51 @@ TEST(Options, HelpIsNotAnError) {
   const Command c = parse({"--help"});
   EXPECT_EQ(c.kind, Command::Kind::help);
   EXPECT_NE(c.help_text.find("--summary-granularity"), std::string::npos);
+}
+
+// A generated graph's estimate a rank, its options settled as a run settles them.
+std::int64_t estimate_run_bytes(int scale, int edgefactor, int ranks, const BfsOptions& bfs,
+                                const KernelChoice& kernels = {}) {
+  RunOptions asked;
+  asked.bfs = bfs;
+  asked.kernels = kernels;
+  const ProblemSize size{std::ldexp(1.0, scale), edgefactor * std::ldexp(1.0, scale), ranks};
+  const RunOptions run = resolved_options(asked, size);
+  return estimate_graph_bytes(size.vertices, size.tuples, ranks, run.bfs, run.kernels);
+}
+
+// A run's open choices are settled once, for its size: the engine, ids, replicas and batch.
+TEST(Resolve, SettlesEveryOpenChoiceOnce) {
+  const RunOptions asked = parse({}).run;
+  ASSERT_EQ(asked.bfs.engine, kAutoEngine);
+  const ProblemSize small{1 << 20, 16 << 20, 2};
+  const RunOptions run = resolved_options(asked, small);
+  EXPECT_EQ(run.bfs.engine, "hybrid-1d");
+  EXPECT_EQ(run.bfs.ids, IdWidth::bits32);
+  EXPECT_EQ(run.kernels.sssp_options.replicas, Replicas::whole);
+  EXPECT_EQ(run.kernels.validation_batch, asked.kernels.validation_batch);
+  // Past 2^32 vertices: 64-bit ids, and kernel 3 keeps hubs where a bit a vertex is too much.
+  const RunOptions huge = resolved_options(asked, {std::ldexp(1.0, 40), std::ldexp(1.0, 44), 1 << 16});
+  EXPECT_EQ(huge.bfs.ids, IdWidth::bits64);
+  EXPECT_EQ(huge.kernels.sssp_options.replicas, Replicas::hubs);
+  EXPECT_EQ(huge.bfs.engine, "hybrid-2d");
+  // No larger a batch than the searches drawn, one a tree when trees are written, and no more than fits.
+  EXPECT_EQ(resolved_options(parse({"--roots", "3"}).run, small).kernels.validation_batch, 3);
+  EXPECT_EQ(resolved_options(parse({"--output", "trees.txt"}).run, small).kernels.validation_batch, 1);
+  const ProblemSize sparse{1 << 26, 2 << 26, 2};  // where the batch's tables set the peak
+  const RunOptions at_sparse = resolved_options(asked, sparse);
+  const auto peak_with = [&](int batch) {
+    KernelChoice k = at_sparse.kernels;
+    k.validation_batch = batch;
+    return estimate_phases(sparse.vertices, sparse.tuples, 2, at_sparse.bfs, k).peak();
+  };
+  ASSERT_LT(peak_with(5), peak_with(6));
+  const ResolvedRun tight = resolve(asked, sparse, [&](double bytes) { return bytes <= peak_with(5); });
+  EXPECT_EQ(tight.options.kernels.validation_batch, 5);
+  EXPECT_EQ(tight.batch_asked, asked.kernels.validation_batch);
+  // Settled options settle to themselves.
+  EXPECT_EQ(resolved_options(run, small).bfs.engine, run.bfs.engine);
+  EXPECT_THROW(resolved_options(parse({"--ids", "32"}).run, {std::ldexp(1.0, 33), 1, 2}), UserError);
 }
 
 TEST(MemoryEstimate, GrowsWithScaleAndShrinksWithRanks) {

@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "harness/memory_check.hpp"
 #include "harness/plan.hpp"
+#include "harness/resolve.hpp"
 
 namespace g500 {
 namespace {
@@ -27,6 +28,9 @@ std::string plan_output(std::vector<std::string> args) {
   print_plan(out, cmd.plan);
   return out.str();
 }
+
+// Default options settled (harness/resolve.hpp) for a graph of n vertices on `ranks` ranks.
+BfsOptions settled_bfs(double n, int ranks) { return resolved_options(RunOptions{}, {n, 16 * n, ranks}).bfs; }
 
 int largest_scale(const std::string& text) {
   std::smatch m;
@@ -62,10 +66,10 @@ TEST(Plan, TheLargestScaleIsTheLastWhosePeakFits) {
   // The line's SCALE fits by the estimate with batch 1 at most, the next does not.
   KernelChoice one;
   one.validation_batch = 1;
-  BfsOptions bfs;
   const double per_rank = 12.0 * (1 << 30);
   const auto peak = [&](int s) {
-    return estimate_phases(std::ldexp(1.0, s), 16 * std::ldexp(1.0, s), 2, bfs, one, 1).peak();
+    const double n = std::ldexp(1.0, s);
+    return estimate_phases(n, 16 * n, 2, settled_bfs(n, 2), one, 1).peak();
   };
   EXPECT_LE(peak(largest), per_rank);
   EXPECT_GT(peak(largest + 1), per_rank);
@@ -118,8 +122,9 @@ namespace {
 TEST(Plan, EveryPhaseCountsWhatIsHeldForEachRank) {
   KernelChoice both;
   both.sssp = true;
-  const BfsOptions bfs;
   const double n = std::ldexp(1.0, 36), m = 16 * n;
+  const BfsOptions bfs = settled_bfs(n, 65536);
+  both.sssp_options.replicas = Replicas::hubs;
   const PhaseBytes one = estimate_phases(n, m, 65536, bfs, both, 1);
   const PhaseBytes eight = estimate_phases(n, m, 65536, bfs, both, 8);
   EXPECT_DOUBLE_EQ(eight.rank_tables - one.rank_tables, 65536.0 * 4 * 7 * 64);
@@ -143,29 +148,35 @@ TEST(Plan, AutoTakesAnEngineThatFits) {
   std::vector<const char*> argv = {"g500", "plan"};
   for (const std::string& a : machine) argv.push_back(a.c_str());
   const Command cmd = parse_command_line(static_cast<int>(argv.size()), argv.data());
-  BfsOptions bfs = cmd.plan.bfs;
-  const KernelChoice kernels = cmd.plan.kernels;
-  ASSERT_EQ(bfs.engine, kAutoEngine);
-  const double n = std::ldexp(1.0, 31), tuples = 16 * n;
+  RunOptions asked;
+  asked.bfs = cmd.plan.bfs;
+  asked.kernels = cmd.plan.kernels;
+  ASSERT_EQ(asked.bfs.engine, kAutoEngine);
+  const ProblemSize size{std::ldexp(1.0, 31), 16 * std::ldexp(1.0, 31), 268, cmd.plan.threads_per_rank};
   const auto peak = [&](const std::string& engine) {
-    BfsOptions with = bfs;
-    with.engine = engine;
-    return estimate_phases(n, tuples, 268, with, kernels, cmd.plan.threads_per_rank).peak();
+    RunOptions with = resolved_options(asked, size);
+    with.bfs.engine = engine;
+    with.kernels.validation_batch = 1;
+    return estimate_phases(size.vertices, size.tuples, 268, with.bfs, with.kernels, size.threads).peak();
   };
-  ASSERT_EQ(choose_engine(auto_engines(), 268, bfs.grid.grid), "hybrid-1d");
+  ASSERT_EQ(choose_engine(auto_engines(), 268, asked.bfs.grid.grid), "hybrid-1d");
   const double one_d = peak("hybrid-1d"), two_d = peak("hybrid-2d");
   ASSERT_NE(one_d, two_d);
   const std::string leaner = one_d < two_d ? "hybrid-1d" : "hybrid-2d";
-  const auto within = [](double limit) { return [limit](double bytes) { return bytes <= limit; }; };
+  const auto engine_within = [&](const RunOptions& o, double limit) {
+    const ResolvedRun r = resolve(o, size, [limit](double bytes) { return bytes <= limit; });
+    EXPECT_EQ(r.rule_engine, o.bfs.engine == kAutoEngine ? "hybrid-1d" : o.bfs.engine);
+    return r.options.bfs.engine;
+  };
   const double between = (one_d + two_d) / 2;
-  EXPECT_EQ(fitting_engine(n, tuples, 268, bfs, kernels, cmd.plan.threads_per_rank, within(between)), leaner);
+  EXPECT_EQ(engine_within(asked, between), leaner);
   // Where both fit, the rule's pick; where neither does, the rule's pick too (the run refuses it).
-  EXPECT_EQ(fitting_engine(n, tuples, 268, bfs, kernels, cmd.plan.threads_per_rank, within(1e18)), "hybrid-1d");
-  EXPECT_EQ(fitting_engine(n, tuples, 268, bfs, kernels, cmd.plan.threads_per_rank, within(1)), "hybrid-1d");
+  EXPECT_EQ(engine_within(asked, 1e18), "hybrid-1d");
+  EXPECT_EQ(engine_within(asked, 1), "hybrid-1d");
   // An engine named is kept, fitting or not.
-  BfsOptions named = bfs;
-  named.engine = leaner == "hybrid-1d" ? "hybrid-2d" : "hybrid-1d";
-  EXPECT_EQ(fitting_engine(n, tuples, 268, named, kernels, cmd.plan.threads_per_rank, within(between)), named.engine);
+  RunOptions named = asked;
+  named.bfs.engine = leaner == "hybrid-1d" ? "hybrid-2d" : "hybrid-1d";
+  EXPECT_EQ(engine_within(named, between), named.bfs.engine);
   // The plan with --bfs auto reaches at least the SCALE of each engine named.
   for (const char* engine : {"hybrid-1d", "hybrid-2d"}) {
     std::vector<std::string> one = machine;

@@ -25,7 +25,7 @@ bool renumbered(const BfsOptions& options, double vertices, double tuples, int r
 EngineMemory hybrid_1d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
   // A relay arrangement that does not fit the rank count is refused here, before any work.
   if (!options.node.relay.empty()) parse_grid(options.node.relay, shape.ranks, "--relay");
-  const double id = id_bytes(options, shape.vertices);
+  const double id = id_bytes(options);
   const double n_local = shape.vertices / shape.ranks + 64, m_local = shape.tuples / shape.ranks + 1;
   const bool ordered = renumbered(options, shape.vertices, shape.tuples, shape.ranks);
   // Kernel 1: the rows with the room duplicates took, their cursors and one round's buffers; then

@@ -11,7 +11,7 @@ namespace {
 
 // Counted as if the build's buffers and the search's state were held together.
 EngineMemory top_down_1d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
-  const double id = id_bytes(options, shape.vertices);
+  const double id = id_bytes(options);
   const double n_local = shape.vertices / shape.ranks + 64;
   double bytes = csr_1d_build_bytes(shape.vertices, shape.tuples, shape.ranks, id);
   bytes += n_local / 8 + 2 * 8 * n_local;                  // visited, frontier queues

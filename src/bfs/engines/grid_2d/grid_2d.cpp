@@ -51,7 +51,7 @@ exchange::SliceLayout row_layout(const Partition2D& grid) {
 // Kernel 1's peak (placing rows, then hybrid-2d's bottom-up tables beside the kept graph) and the
 // search's (the kept graph, the tables, bitmaps and exchange buffers).
 EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
-  const double id = id_bytes(options, shape.vertices);
+  const double id = id_bytes(options);
   // The harness estimates before it generates anything, so a grid that does not fit the rank
   // count is refused here, at once.
   const GridShape grid = parse_grid(options.grid.grid, shape.ranks);

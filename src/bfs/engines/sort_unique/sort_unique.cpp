@@ -13,7 +13,7 @@ namespace {
 
 // Host memory, counted as if the build's buffers and the search's state were held together.
 EngineMemory sort_unique_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
-  const int id = id_bytes(options, shape.vertices);
+  const int id = id_bytes(options);
   const double n_local = shape.vertices / shape.ranks + 64, arcs = 2 * shape.tuples / shape.ranks + 1;
   // Kernel 1 builds the CSR on the host (then it is uploaded and freed), and the staging buffers
   // hold one level's candidates each way. The CPU build's device memory is host memory too; the
