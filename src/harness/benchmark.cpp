@@ -166,10 +166,79 @@ void record_peak(const mpi::Comm& comm, const Progress& progress, RunRecord& run
                static_cast<double>(run.memory_estimate_per_rank) / 1e9);
 }
 
+// The run's edge source opened, its options settled (harness/resolve.hpp) and its memory checked,
+// before anything is allocated; the record's description of the run filled in. Collective.
+OpenedSource open_and_settle(const RunOptions& asked, const mpi::Comm& comm, const Progress& progress, RunRecord& run) {
+  run.options = asked;
+  if (asked.comm_matrix) check_comm_matrix_fits(comm.size());
+  OpenedSource opened = open_edge_source(asked, comm, progress, run.options);
+  run.edge_tuples = opened.source->global_tuples();
+  const double tuples = static_cast<double>(run.edge_tuples);
+  const ResolvedRun resolved = settle(comm, opened.vertices, tuples, run.options);
+  run.options = resolved.options;
+  run.memory_estimate_per_rank =
+      estimate_graph_bytes(opened.vertices, tuples, comm.size(), run.options.bfs, run.options.kernels);
+  check_memory(comm, run.memory_estimate_per_rank, opened.what);
+  say_what_memory_changed(progress, resolved);
+  run.num_mpi_processes = comm.size();
+  run.threads_per_process = omp_get_max_threads();
+  run.validated = !run.options.skip_validation;
+  run.edge_source = opened.source->describe();
+  return opened;
+}
+
+// The tuples are never stored: every stage makes (or reads) its rounds again. The generation
+// time is that of making (or reading) the whole list once. Collective.
+void time_generation(const OpenedSource& opened, const mpi::Comm& comm, const Progress& progress, RunRecord& run) {
+  if (opened.generated) {
+    progress.say("generating SCALE %d, edgefactor %d (%lld tuples) on %d ranks x %d threads", run.options.scale,
+                 run.options.edgefactor, static_cast<long long>(run.edge_tuples), comm.size(), run.threads_per_process);
+  }
+  run.generation_seconds = timed_collective(comm, [&] {
+    const PhaseProgress phase(progress, opened.generated ? "generation" : "reading");
+    for_each_round(*opened.source, comm, exchange::kBuildRound, [](std::int64_t, std::span<const Edge>) {});
+  });
+}
+
+// Kernel 1, timed: the first kernel's graph (graphs.bfs, or with --kernels sssp alone graphs.sssp),
+// its layout, traffic and the peak after it. Collective.
+void run_kernel_1(const EdgeSource& source, const mpi::Comm& comm, const Progress& progress, Graphs& graphs,
+                  RunRecord& run, PhaseTraffic& traffic) {
+  const RunOptions& options = run.options;
+  const EngineSpec& spec = find_engine(options.bfs.engine);
+  progress.say("kernel 1: building the %s graph", options.kernels.bfs ? spec.name.c_str() : "weighted SSSP");
+  const mpi::TrafficSnapshot before = mpi::traffic().snapshot();
+  run.construction_seconds = timed_collective(comm, [&] {
+    const PhaseProgress phase(progress, "kernel 1");
+    run.vertices = build_graphs(options, spec, source, comm, graphs);
+  });
+  if (graphs.bfs) run.layout = graphs.bfs->layout();
+  if (!run.layout.empty()) progress.say("kernel 1: the graph is laid out on a %s", run.layout.c_str());
+  traffic.construction = mpi::traffic().snapshot().since(before);
+  run.peak_memory_after_construction = comm.allgather(peak_resident_bytes());
+  if (options.measure_row_codes && graphs.bfs) report_row_codes(*graphs.bfs, comm, progress, run);
+}
+
+// Kernel 1's second graph, when both kernels run: the weighted one, timed into kernel 1, built once
+// kernel 2 is done and the BFS graph gone, so that the run's peak is the larger graph's, not both
+// together. Collective.
+void build_sssp_after_bfs(const EdgeSource& source, const mpi::Comm& comm, const Progress& progress, Graphs& graphs,
+                          RunRecord& run, PhaseTraffic& traffic) {
+  graphs.bfs.reset();
+  progress.say("kernel 1: building the weighted SSSP graph (after kernel 2, in the BFS graph's memory)");
+  const mpi::TrafficSnapshot before = mpi::traffic().snapshot();
+  run.sssp_construction_seconds = timed_collective(comm, [&] {
+    const PhaseProgress phase(progress, "kernel 1, SSSP graph");
+    build_sssp_graph(run.options, source, comm, graphs);
+  });
+  run.construction_seconds += run.sssp_construction_seconds;
+  traffic.construction.add(mpi::traffic().snapshot().since(before));
+}
+
 }  // namespace
 
-// The data flow of docs/architecture.md: edge source -> memory check -> kernel 1 -> roots ->
-// kernel 2 and kernel 3, each a timed, validated loop -> traffic and peaks for the report.
+// The data flow of docs/architecture.md: edge source -> settle and check memory -> kernel 1 ->
+// roots -> kernel 2 and kernel 3, each a timed, validated loop -> traffic and peaks for the report.
 RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
   io::PendingOutputs outputs(comm);
   RunRecord run = run_benchmark(options, comm, outputs);
@@ -180,78 +249,28 @@ RunRecord run_benchmark(const RunOptions& options, const mpi::Comm& comm) {
 RunRecord run_benchmark(const RunOptions& asked, const mpi::Comm& comm, io::PendingOutputs& outputs) {
   const Progress progress(comm.is_root() && !asked.quiet);
   RunRecord run;
-  run.options = asked;
-  if (asked.comm_matrix) check_comm_matrix_fits(comm.size());
-  const OpenedSource opened = open_edge_source(asked, comm, progress, run.options);
+  const OpenedSource opened = open_and_settle(asked, comm, progress, run);
   const EdgeSource& source = *opened.source;
-  run.edge_tuples = source.global_tuples();
-  const double tuples = static_cast<double>(run.edge_tuples);
-
-  // Settled once, before anything is allocated (harness/resolve.hpp); then the memory check.
-  const ResolvedRun resolved = settle(comm, opened.vertices, tuples, run.options);
-  run.options = resolved.options;
   const RunOptions& options = run.options;
-  const KernelChoice& kernels = options.kernels;
-  const EngineSpec& spec = find_engine(options.bfs.engine);
-  run.memory_estimate_per_rank = estimate_graph_bytes(opened.vertices, tuples, comm.size(), options.bfs, kernels);
-  check_memory(comm, run.memory_estimate_per_rank, opened.what);
-  say_what_memory_changed(progress, resolved);
   // Which ranks share a node, for the traffic between and within nodes (--ranks-per-node pretends).
   const mpi::NodeTopology nodes(comm, options.bfs.node.ranks_per_node);
   mpi::traffic().set_nodes(nodes.node_of_rank(), comm.rank());
-  run.num_mpi_processes = comm.size();
-  run.threads_per_process = omp_get_max_threads();
-  run.validated = !options.skip_validation;
-  run.edge_source = source.describe();
-
-  // The tuples are never stored: every stage makes (or reads) its rounds again. The generation
-  // time is that of making (or reading) the whole list once.
-  if (opened.generated) {
-    progress.say("generating SCALE %d, edgefactor %d (%lld tuples) on %d ranks x %d threads", options.scale,
-                 options.edgefactor, static_cast<long long>(run.edge_tuples), comm.size(), run.threads_per_process);
-  }
-  run.generation_seconds = timed_collective(comm, [&] {
-    const PhaseProgress phase(progress, opened.generated ? "generation" : "reading");
-    for_each_round(source, comm, exchange::kBuildRound, [](std::int64_t, std::span<const Edge>) {});
-  });
+  time_generation(opened, comm, progress, run);
 
   PhaseTraffic traffic;
   Graphs graphs;
-  progress.say("kernel 1: building the %s graph", options.kernels.bfs ? spec.name.c_str() : "weighted SSSP");
-  const mpi::TrafficSnapshot before_build = mpi::traffic().snapshot();
-  run.construction_seconds = timed_collective(comm, [&] {
-    const PhaseProgress phase(progress, "kernel 1");
-    run.vertices = build_graphs(run.options, spec, source, comm, graphs);
-  });
-  if (graphs.bfs) run.layout = graphs.bfs->layout();
-  if (!run.layout.empty()) progress.say("kernel 1: the graph is laid out on a %s", run.layout.c_str());
-  traffic.construction = mpi::traffic().snapshot().since(before_build);
-  run.peak_memory_after_construction = comm.allgather(peak_resident_bytes());
-  if (options.measure_row_codes && graphs.bfs) report_row_codes(*graphs.bfs, comm, progress, run);
-
+  run_kernel_1(source, comm, progress, graphs, run, traffic);
   const Partition1D& part = *graphs.part;
   const std::vector<vertex_t> roots = pick_roots(options, source, part, comm);
   big_vector<vertex_t> parents(part.local_count());
   mpi::TrafficTally validation_traffic;
   std::optional<SearchOutput> output;
   if (!options.output_path.empty()) output.emplace(comm, options.output_path, options.output_binary, source);
-  const KernelRun kernel_run{comm,   options, progress, roots, validation_traffic, source, part,
-                             parents, output, kernels.validation_batch, run.peak_memory_before_validation};
+  const KernelRun kernel_run{comm,    options, progress, roots, validation_traffic, source, part,
+                             parents, output,  options.kernels.validation_batch, run.peak_memory_before_validation};
   std::vector<std::int64_t> search_peer_bytes;  // kernel 2's, for --comm-matrix
   if (graphs.bfs) run.roots = run_bfs_kernel(kernel_run, *graphs.bfs, traffic, search_peer_bytes, run.bfs_energy);
-  if (kernels.sssp && !graphs.sssp) {
-    // Kernel 1's second graph, timed into kernel 1, once the BFS graph is gone: the run's peak is
-    // the larger graph's, not both together.
-    graphs.bfs.reset();
-    progress.say("kernel 1: building the weighted SSSP graph (after kernel 2, in the BFS graph's memory)");
-    const mpi::TrafficSnapshot before = mpi::traffic().snapshot();
-    run.sssp_construction_seconds = timed_collective(comm, [&] {
-      const PhaseProgress phase(progress, "kernel 1, SSSP graph");
-      build_sssp_graph(options, source, comm, graphs);
-    });
-    run.construction_seconds += run.sssp_construction_seconds;
-    traffic.construction.add(mpi::traffic().snapshot().since(before));
-  }
+  if (options.kernels.sssp && !graphs.sssp) build_sssp_after_bfs(source, comm, progress, graphs, run, traffic);
   if (graphs.sssp) run.sssp_roots = run_sssp_kernel(kernel_run, *graphs.sssp, traffic, run.sssp_energy);
   if (output) output->close(outputs);
 
@@ -259,7 +278,7 @@ RunRecord run_benchmark(const RunOptions& asked, const mpi::Comm& comm, io::Pend
   if (search_peer_bytes.empty()) search_peer_bytes.assign(comm.size(), 0);
   run.traffic = gather_traffic(comm, traffic, search_peer_bytes, options.comm_matrix);
   run.traffic.nodes = nodes.num_nodes();
-  if (kernels.bfs) progress.say("%s", traffic_line(run.traffic, roots.size()).c_str());
+  if (options.kernels.bfs) progress.say("%s", traffic_line(run.traffic, roots.size()).c_str());
   record_peak(comm, progress, run);
   return run;
 }

@@ -1,6 +1,6 @@
 #include "harness/kernel_loops.hpp"
 
-#include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -14,16 +14,6 @@
 
 namespace g500 {
 namespace {
-
-// How a kernel's searches are validated: `batch` searches per pass over the tuples. wait(root)
-// keeps the search just ended for the batch's check; check(roots, names) validates the batch that
-// ends with the search just ended (roots in order, this one last) and returns each one's nedge, or
-// throws UserError naming the root and the rule that failed.
-struct SearchCheck {
-  int batch = 1;
-  std::function<void(vertex_t)> wait;
-  std::function<std::vector<std::int64_t>(const std::vector<vertex_t>&, const std::vector<std::string>&)> check;
-};
 
 // `message` with the vertex ids a validator marked (validate/failure.hpp) as the graph names them;
 // ids outside the graph (a parent out of range) as they were. Collective: every rank holds the
@@ -60,13 +50,26 @@ std::string failed_search(const char* kernel, vertex_t root, const std::string& 
                       source, vertices);
 }
 
-// --skip-validation's check for either kernel: the batch's edge counts alone, from `counter`.
-SearchCheck counting_check(ReachedTupleCounter& counter, std::span<const vertex_t> parents) {
-  return {counter.batch(), [&counter, parents](vertex_t) { counter.wait(parents); },
-          [&counter, parents](const std::vector<vertex_t>&, const std::vector<std::string>&) {
-            return counter.count(parents);
-          }};
+// --skip-validation's stand-in for a kernel's validator: the edge counts alone.
+std::unique_ptr<SearchValidator> edge_counter(const KernelRun& k) {
+  return reached_tuple_validator(k.source, k.part, k.comm, k.validation_batch, k.parents);
 }
+
+// Kernel 3's check runs in the room the search's buffers leave: they are released first.
+class ReleasingFirst final : public SearchValidator {
+ public:
+  ReleasingFirst(std::unique_ptr<SearchValidator> inner, SsspEngine& sssp) : inner_(std::move(inner)), sssp_(sssp) {}
+  int batch() const override { return inner_->batch(); }
+  void wait(vertex_t root) override { inner_->wait(root); }
+  std::vector<ValidationResult> check(vertex_t root) override {
+    sssp_.release_search_buffers();
+    return inner_->check(root);
+  }
+
+ private:
+  std::unique_ptr<SearchValidator> inner_;
+  SsspEngine& sssp_;
+};
 
 // A batch's edge counts, or ValidationFailure naming the first search that failed. Collective.
 std::vector<std::int64_t> edge_counts_or_throw(const char* kernel, const std::vector<ValidationResult>& results,
@@ -81,18 +84,31 @@ std::vector<std::int64_t> edge_counts_or_throw(const char* kernel, const std::ve
   return nedge;
 }
 
+// Collective. The check of the batch `batch` (records from `first`, the search just ended last):
+// each search's edge count, or ValidationFailure naming the first that failed.
+std::vector<std::int64_t> check_batch(const KernelRun& run, const char* kernel, SearchValidator& checking,
+                                      std::span<const RootRecord> batch, std::size_t first) {
+  std::vector<vertex_t> roots;
+  std::vector<std::string> names;
+  for (std::size_t j = 0; j < batch.size(); ++j) {
+    roots.push_back(batch[j].root);
+    names.push_back("search " + std::to_string(first + j + 1) + " of " + std::to_string(run.roots.size()));
+  }
+  // Kernel 2's failures read as the reference's do; kernel 3's say which kernel failed.
+  const std::string prefix = std::string(kernel) == "BFS" ? "" : std::string(kernel) + " ";
+  return edge_counts_or_throw(prefix.c_str(), checking.check(roots.back()), roots, names, run.source,
+                              run.part.num_vertices());
+}
+
 // The timed loop every kernel runs over the roots: each search timed between barriers, its
 // traffic counted, then (outside the timing) `after` for the kernel's own bookkeeping and the
 // validation, or with --skip-validation the edge count alone. A batch's shared pass over the
 // tuples is timed once and its time split evenly over the batch's searches. Must stay whole: one
 // pass of the loop is a search, its batch's check and the records the check completes.
 // emit(rec) runs last, after the validation (--output).
-// `counting`: the edge counts alone, for --skip-validation (its check never throws).
 template <class Search, class After, class Emit>
 std::vector<RootRecord> timed_loop(const KernelRun& run, const char* kernel, mpi::TrafficTally& search_traffic,
-                                   Search&& search, After&& after, const SearchCheck& validation,
-                                   const SearchCheck& counting, Emit&& emit) {
-  const SearchCheck& checking = run.options.skip_validation ? counting : validation;
+                                   Search&& search, After&& after, SearchValidator& checking, Emit&& emit) {
   std::vector<RootRecord> records;
   std::size_t batch_start = 0;  // the first record of the batch under way
   const auto finish = [&](std::size_t k) {
@@ -117,24 +133,18 @@ std::vector<RootRecord> timed_loop(const KernelRun& run, const char* kernel, mpi
     records.push_back(std::move(rec));
     run.validation_traffic.start(mpi::traffic().snapshot());
     const bool ends_batch =
-        k + 1 - batch_start == static_cast<std::size_t>(checking.batch) || k + 1 == run.roots.size();
+        k + 1 - batch_start == static_cast<std::size_t>(checking.batch()) || k + 1 == run.roots.size();
     if (!ends_batch) {
       records[k].validate_seconds = timed_collective(run.comm, [&] { checking.wait(records[k].root); });
       run.validation_traffic.stop(mpi::traffic().snapshot());
       continue;
-    }
-    std::vector<vertex_t> batch_roots;
-    std::vector<std::string> names;
-    for (std::size_t j = batch_start; j <= k; ++j) {
-      batch_roots.push_back(records[j].root);
-      names.push_back("search " + std::to_string(j + 1) + " of " + std::to_string(run.roots.size()));
     }
     std::vector<std::int64_t> nedge;
     const double shared = timed_collective(run.comm, [&] {
       const PhaseProgress phase(run.progress, std::string(run.options.skip_validation ? "counting" : "validating") +
                                                   " " + kernel + " searches " + std::to_string(batch_start + 1) + "-" +
                                                   std::to_string(k + 1));
-      nedge = checking.check(batch_roots, names);
+      nedge = check_batch(run, kernel, checking, {records.begin() + batch_start, records.end()}, batch_start);
     });
     run.validation_traffic.stop(mpi::traffic().snapshot());
     for (std::size_t j = batch_start; j <= k; ++j) {
@@ -158,16 +168,9 @@ std::vector<RootRecord> timed_loop(const KernelRun& run, const char* kernel, mpi
 std::vector<RootRecord> run_bfs_kernel(const KernelRun& k, BfsEngine& engine, PhaseTraffic& traffic,
                                        std::vector<std::int64_t>& peer_bytes, EnergyRecord& energy) {
   const std::span<vertex_t> parents = k.parents;
-  const int batch = k.validation_batch;
-  BfsBatchValidator validator(k.source, k.part, k.comm, batch);
-  const SearchCheck bfs_check{
-      validator.batch(), [&](vertex_t root) { validator.wait(root, parents); },
-      [&](const std::vector<vertex_t>& roots, const std::vector<std::string>& names) {
-        return edge_counts_or_throw("", validator.check(roots.back(), parents), roots, names, k.source,
-                                    k.part.num_vertices());
-      }};
-  ReachedTupleCounter counter(k.source, k.part, k.comm, batch);
-  const SearchCheck bfs_count = counting_check(counter, parents);
+  const std::unique_ptr<SearchValidator> validator =
+      k.options.skip_validation ? edge_counter(k)
+                                : bfs_tree_validator(k.source, k.part, k.comm, k.validation_batch, parents);
   // Warm-up, untimed and unreported, so the first timed search finds the engine's buffers made.
   // It is not validated: its tree is never reported, and checking it would cost a pass over the
   // tuples that a batch of timed searches shares.
@@ -182,7 +185,7 @@ std::vector<RootRecord> run_bfs_kernel(const KernelRun& k, BfsEngine& engine, Ph
         rec.rank_totals = gather_rank_totals(k.comm, rec.levels);
         if (k.options.inject_fault && k.part.owns(rec.root)) parents[k.part.to_local(rec.root)] = kNoParent;
       },
-      bfs_check, bfs_count,
+      *validator,
       [&](const RootRecord& rec) {
         if (!k.output) return;
         const std::vector<std::int32_t> depth = tree_depths(k.part, k.comm, rec.root, parents);
@@ -201,24 +204,10 @@ std::vector<RootRecord> run_sssp_kernel(const KernelRun& k, SsspEngine& sssp, Ph
                                         EnergyRecord& energy) {
   const std::span<vertex_t> parents = k.parents;
   big_vector<float> dist(k.part.local_count());
-  const int batch = k.validation_batch;
-  SsspBatchValidator validator(k.source, k.part, k.comm, batch);
-  SearchCheck sssp_check{
-      validator.batch(), [&](vertex_t root) { validator.wait(root, parents, dist); },
-      [&](const std::vector<vertex_t>& roots, const std::vector<std::string>& names) {
-        return edge_counts_or_throw("SSSP ", validator.check(roots.back(), parents, dist), roots, names, k.source,
-                                    k.part.num_vertices());
-      }};
-  ReachedTupleCounter counter(k.source, k.part, k.comm, batch);
-  SearchCheck sssp_count = counting_check(counter, parents);
-  // A batch's check runs in the room the search's buffers leave.
-  for (SearchCheck* check : {&sssp_check, &sssp_count}) {
-    check->check = [&sssp, inner = std::move(check->check)](const std::vector<vertex_t>& roots,
-                                                            const std::vector<std::string>& names) {
-      sssp.release_search_buffers();
-      return inner(roots, names);
-    };
-  }
+  ReleasingFirst validator(
+      k.options.skip_validation ? edge_counter(k)
+                                : sssp_tree_validator(k.source, k.part, k.comm, k.validation_batch, parents, dist),
+      sssp);
   sssp.search(k.roots.front(), parents, dist, nullptr);  // warm-up, as for BFS (not validated)
   if (k.peak_before_validation.empty()) k.peak_before_validation = k.comm.allgather(peak_resident_bytes());
   mpi::TrafficTally sssp_traffic;
@@ -227,7 +216,7 @@ std::vector<RootRecord> run_sssp_kernel(const KernelRun& k, SsspEngine& sssp, Ph
       [&](RootRecord& rec) {
         if (k.options.inject_fault && k.part.owns(rec.root)) dist[k.part.to_local(rec.root)] = 1.0f;
       },
-      sssp_check, sssp_count,
+      validator,
       [&](const RootRecord& rec) {
         if (k.output) k.output->write("sssp", rec.root, k.part, parents, [&](local_t i) { return dist[i]; });
       });

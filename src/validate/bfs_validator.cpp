@@ -148,6 +148,30 @@ double BfsBatchValidator::bytes(double n, double n_local, double m_local, int ra
   return held * n_local + std::max(levels, scan);
 }
 
+namespace {
+
+class BfsTreeValidator final : public SearchValidator {
+ public:
+  BfsTreeValidator(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm, int batch,
+                   std::span<const vertex_t> parents)
+      : batch_(source, part, comm, batch), parents_(parents) {}
+  int batch() const override { return batch_.batch(); }
+  void wait(vertex_t root) override { batch_.wait(root, parents_); }
+  std::vector<ValidationResult> check(vertex_t root) override { return batch_.check(root, parents_); }
+
+ private:
+  BfsBatchValidator batch_;
+  std::span<const vertex_t> parents_;
+};
+
+}  // namespace
+
+std::unique_ptr<SearchValidator> bfs_tree_validator(const EdgeSource& source, const Partition1D& part,
+                                                    const mpi::Comm& comm, int batch,
+                                                    std::span<const vertex_t> parents) {
+  return std::make_unique<BfsTreeValidator>(source, part, comm, batch, parents);
+}
+
 ValidationResult validate_bfs(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm, vertex_t root,
                               std::span<const vertex_t> parents, std::int64_t chunk) {
   return BfsBatchValidator(source, part, comm, 1, chunk).check(root, parents).front();

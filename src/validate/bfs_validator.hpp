@@ -25,6 +25,7 @@
 #include "exchange/rounds.hpp"
 #include "mpi/comm.hpp"
 #include "validate/failure.hpp"
+#include "validate/search_validator.hpp"
 
 namespace g500 {
 
@@ -57,6 +58,11 @@ class BfsBatchValidator {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// Kernel 2's validator for the harness: a BfsBatchValidator reading each search's tree from `parents`.
+std::unique_ptr<SearchValidator> bfs_tree_validator(const EdgeSource& source, const Partition1D& part,
+                                                    const mpi::Comm& comm, int batch,
+                                                    std::span<const vertex_t> parents);
 
 // One search: a batch of one. Collective; every rank gets the same result.
 ValidationResult validate_bfs(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm, vertex_t root,

@@ -93,4 +93,32 @@ std::int64_t count_reached_tuples(const EdgeSource& source, const Partition1D& p
   return ReachedTupleCounter(source, part, comm, 1, chunk).count(parents).front();
 }
 
+namespace {
+
+class ReachedTupleValidator final : public SearchValidator {
+ public:
+  ReachedTupleValidator(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm, int batch,
+                        std::span<const vertex_t> parents)
+      : counter_(source, part, comm, batch), parents_(parents) {}
+  int batch() const override { return counter_.batch(); }
+  void wait(vertex_t) override { counter_.wait(parents_); }
+  std::vector<ValidationResult> check(vertex_t) override {
+    std::vector<ValidationResult> results;
+    for (const std::int64_t nedge : counter_.count(parents_)) results.push_back({true, 0, "", nedge});
+    return results;
+  }
+
+ private:
+  ReachedTupleCounter counter_;
+  std::span<const vertex_t> parents_;
+};
+
+}  // namespace
+
+std::unique_ptr<SearchValidator> reached_tuple_validator(const EdgeSource& source, const Partition1D& part,
+                                                         const mpi::Comm& comm, int batch,
+                                                         std::span<const vertex_t> parents) {
+  return std::make_unique<ReachedTupleValidator>(source, part, comm, batch, parents);
+}
+
 }  // namespace g500

@@ -4,6 +4,7 @@
 // as it passes its endpoints' owners (validate/routed_scan.hpp), so each rank holds its own
 // vertices' marks only.
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "graph/edge_source.hpp"
 #include "mpi/comm.hpp"
 #include "partition/partition_1d.hpp"
+#include "validate/search_validator.hpp"
 
 namespace g500 {
 
@@ -41,6 +43,12 @@ class ReachedTupleCounter {
   int used_ = 0;
   big_vector<std::uint16_t> reached_;  // bit s of local vertex i: search s reached it
 };
+
+// --skip-validation's stand-in for either kernel's validator: every result ok, with its edge count
+// (each search's reached vertices read from `parents`).
+std::unique_ptr<SearchValidator> reached_tuple_validator(const EdgeSource& source, const Partition1D& part,
+                                                         const mpi::Comm& comm, int batch,
+                                                         std::span<const vertex_t> parents);
 
 // One search's count: a batch of one. Collective.
 std::int64_t count_reached_tuples(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,

@@ -150,6 +150,31 @@ double SsspBatchValidator::bytes(double n, double n_local, double m_local, int r
   return held_bytes(n, n_local, batch) + round_bytes_per_tuple(n, ranks) * round;
 }
 
+namespace {
+
+class SsspTreeValidator final : public SearchValidator {
+ public:
+  SsspTreeValidator(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm, int batch,
+                    std::span<const vertex_t> parents, std::span<const float> dist)
+      : batch_(source, part, comm, batch), parents_(parents), dist_(dist) {}
+  int batch() const override { return batch_.batch(); }
+  void wait(vertex_t root) override { batch_.wait(root, parents_, dist_); }
+  std::vector<ValidationResult> check(vertex_t root) override { return batch_.check(root, parents_, dist_); }
+
+ private:
+  SsspBatchValidator batch_;
+  std::span<const vertex_t> parents_;
+  std::span<const float> dist_;
+};
+
+}  // namespace
+
+std::unique_ptr<SearchValidator> sssp_tree_validator(const EdgeSource& source, const Partition1D& part,
+                                                     const mpi::Comm& comm, int batch,
+                                                     std::span<const vertex_t> parents, std::span<const float> dist) {
+  return std::make_unique<SsspTreeValidator>(source, part, comm, batch, parents, dist);
+}
+
 ValidationResult validate_sssp(const EdgeSource& source, const Partition1D& part, const mpi::Comm& comm,
                                vertex_t root, std::span<const vertex_t> parents, std::span<const float> dist,
                                std::int64_t chunk) {

@@ -25,6 +25,7 @@
 #include "mpi/comm.hpp"
 #include "partition/partition_1d.hpp"
 #include "validate/failure.hpp"
+#include "validate/search_validator.hpp"
 
 namespace g500 {
 
@@ -52,6 +53,12 @@ class SsspBatchValidator {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// Kernel 3's validator for the harness: an SsspBatchValidator reading each search's tree and
+// distances from `parents` and `dist`.
+std::unique_ptr<SearchValidator> sssp_tree_validator(const EdgeSource& source, const Partition1D& part,
+                                                     const mpi::Comm& comm, int batch,
+                                                     std::span<const vertex_t> parents, std::span<const float> dist);
 
 // One search: a batch of one. Collective; every rank gets the same result (nedge as for BFS: tuples
 // with both ends reached).
