@@ -210,15 +210,9 @@ void DeltaStepping<Column>::release_search_buffers() {
     share.value.entries = 0;
   }
   requests_.release();
-  for (auto* list : {&frontier_, &round_vertices_, &members_, &open_}) release_storage(*list);
-  for (auto& list : still_open_) release_storage(list.value);
-  open_ready_ = false;
+  for (auto* list : {&frontier_, &round_vertices_, &members_}) release_storage(*list);
   release_storage(arrived_);
-  bucket_copy_ = BucketCopy{};
-  asker_.release();
-  release_storage(asks_);
-  release_storage(questions_);
-  release_storage(replies_);
+  pull_.release();
 }
 
 template <class Column>
@@ -228,7 +222,7 @@ void DeltaStepping<Column>::start_search(vertex_t root, std::span<vertex_t> pare
   settled_here_ = 0;
   reached_here_ = part_.owns(root) ? 1 : 0;
   tail_from_ = kLastBucket;
-  open_ready_ = false;
+  pull_.open_ready = false;
   pulled_before_ = past_peak_ = false;
   if (options_.prune) finished_.reset(part_);
   if (part_.owns(root)) {

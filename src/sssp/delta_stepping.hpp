@@ -21,6 +21,7 @@
 #include "graph/weighted_csr.hpp"
 #include "sssp/bins.hpp"
 #include "sssp/labels.hpp"
+#include "sssp/pull_buffers.hpp"
 #include "sssp/bucket_copy.hpp"
 #include "sssp/finished_bits.hpp"
 #include "sssp/sssp_options.hpp"
@@ -147,7 +148,7 @@ class DeltaStepping : public SsspEngine {
     bool flat = false;
   };
   PullOffer best_pull_offer(edge_count_t begin, edge_count_t end, float lowest, float dv, std::int64_t& examined) const;
-  // The first pull of a search: every vertex with a heavy edge may still gain, into open_.
+  // The first pull of a search: every vertex with a heavy edge may still gain, into pull_.open.
   void list_open_vertices(int threads);
   // The heavy relaxations from bucket b's settled vertices `fresh`, pulled (sssp/heavy_pull.cpp,
   // with heavy_entries and pull_heavy): from the bucket's copy on every rank (whole replicas), or
@@ -158,7 +159,7 @@ class DeltaStepping : public SsspEngine {
   // (rows ascend by weight).
   edge_count_t pull_end(local_t v, float lowest, float dv) const;
   // How many heavy entries each open vertex asks about in a pull by asking, into asks_ (by place in
-  // open_); returns their sum, this rank's.
+  // pull_.open); returns their sum, this rank's.
   std::int64_t count_asks(std::int64_t b, float lowest);
   // Each record's counts summed over the ranks (fused rounds: the most any rank took). Collective.
   void sum_over_ranks(std::span<BucketRecord> records) const;
@@ -197,19 +198,9 @@ class DeltaStepping : public SsspEngine {
   // This rank's vertices with an edge: pull_heavy's measure of a pull's work (the pull itself visits
   // only those with a heavy edge).
   std::int64_t with_edges_ = 0;
-  BucketCopy bucket_copy_;  // pulling: the current bucket's members, on every rank
   FinishedBits<Column> finished_;  // the finished buckets' vertices, or hubs (SsspOptions::prune, replicas)
-  std::vector<local_t> open_;  // pulling: this rank's vertices with edges not yet settled
-  std::vector<Padded<std::vector<local_t>>> still_open_;  // each thread's share of open_ after a pull
-  bool open_ready_ = false;
   bool pulled_before_ = false, past_peak_ = false;  // WholeRows::automatic's measure, this search
-  // Pulling by asking (hubs replicas): the least distance among the bucket's fresh members, and
-  // the owners asked for their members' distances (a distance, or infinity for a non-member).
-  float asked_lowest_ = 0;
-  exchange::OwnerQuery<Column, float, Partition1D> asker_{comm_, part_};
-  std::vector<edge_count_t> asks_;  // count_asks's, by place in open_
-  std::vector<Column> questions_;
-  std::vector<float> replies_;
+  PullBuffers<Column> pull_{comm_, part_};          // what the heavy step's pulls keep between buckets
 };
 
 // Entries to push per unsettled vertex above which pulling costs less: with most pushed entries

@@ -36,9 +36,9 @@ bool DeltaStepping<Column>::pull_heavy(std::int64_t b, std::span<const local_t> 
   // fewer entries than a push would send.
   float lowest = std::numeric_limits<float>::infinity();
   for (const local_t v : fresh) lowest = std::min(lowest, labels_.dist(v));
-  asked_lowest_ = comm_.allreduce(lowest, mpi::Op::min);
-  if (!open_ready_) list_open_vertices(omp_get_max_threads());
-  const std::int64_t asking = count_asks(b, asked_lowest_);
+  pull_.asked_lowest = comm_.allreduce(lowest, mpi::Op::min);
+  if (!pull_.open_ready) list_open_vertices(omp_get_max_threads());
+  const std::int64_t asking = count_asks(b, pull_.asked_lowest);
   if (told) return true;
   std::int64_t work[2] = {heavy, asking};
   comm_.allreduce_inplace<std::int64_t>(work, mpi::Op::sum);
@@ -58,32 +58,32 @@ edge_count_t DeltaStepping<Column>::pull_end(local_t v, float lowest, float dv) 
 
 template <class Column>
 std::int64_t DeltaStepping<Column>::count_asks(std::int64_t b, float lowest) {
-  asks_.resize(open_.size());
+  pull_.asks.resize(pull_.open.size());
   std::int64_t entries = 0;
 #pragma omp parallel for schedule(static) reduction(+ : entries)
-  for (std::size_t i = 0; i < open_.size(); ++i) {
-    const local_t v = open_[i];
+  for (std::size_t i = 0; i < pull_.open.size(); ++i) {
+    const local_t v = pull_.open[i];
     const float dv = labels_.dist(v);
-    asks_[i] = bucket_of(dv) > b ? pull_end(v, lowest, dv) - (csr_.offsets[v] + light_[v]) : 0;
-    entries += asks_[i];
+    pull_.asks[i] = bucket_of(dv) > b ? pull_end(v, lowest, dv) - (csr_.offsets[v] + light_[v]) : 0;
+    entries += pull_.asks[i];
   }
   return entries;
 }
 
 template <class Column>
 void DeltaStepping<Column>::list_open_vertices(int threads) {
-  if (static_cast<int>(still_open_.size()) < threads) still_open_.resize(threads);
+  if (static_cast<int>(pull_.still_open.size()) < threads) pull_.still_open.resize(threads);
 #pragma omp parallel num_threads(threads)
   {
-    std::vector<local_t>& mine = still_open_[omp_get_thread_num()].value;
+    std::vector<local_t>& mine = pull_.still_open[omp_get_thread_num()].value;
     mine.clear();
 #pragma omp for schedule(static)
     for (local_t v = 0; v < part_.local_count(); ++v)
       if (csr_.offsets[v] + light_[v] < csr_.offsets[v + 1]) mine.push_back(v);
   }
-  open_.clear();
-  for (const auto& mine : still_open_) open_.insert(open_.end(), mine.value.begin(), mine.value.end());
-  open_ready_ = true;
+  pull_.open.clear();
+  for (const auto& mine : pull_.still_open) pull_.open.insert(pull_.open.end(), mine.value.begin(), mine.value.end());
+  pull_.open_ready = true;
 }
 
 template <class Column>
@@ -97,8 +97,8 @@ typename DeltaStepping<Column>::PullOffer DeltaStepping<Column>::best_pull_offer
     if (lowest + w > std::min(best.dist, dv)) break;
     ++examined;
     const vertex_t u = static_cast<vertex_t>(csr_.column(k));
-    if (!bucket_copy_.contains(u)) continue;
-    const float du = bucket_copy_.dist(u), d = du + w;
+    if (!pull_.bucket_copy.contains(u)) continue;
+    const float du = pull_.bucket_copy.dist(u), d = du + w;
     const bool flat = is_flat(du, d);
     // Least (distance, flat, parent), the order of Labels::offer.
     if (d < best.dist || (d == best.dist && (flat < best.flat || (flat == best.flat && u < best.parent)))) {
@@ -111,29 +111,29 @@ typename DeltaStepping<Column>::PullOffer DeltaStepping<Column>::best_pull_offer
 template <class Column>
 void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh, Counts& counts) {
   if (!whole_replicas(options_)) return pull_by_asking(b, counts);
-  bucket_copy_.gather(comm_, part_, fresh, [&](local_t v) { return labels_.dist(v); });
-  const float lowest = bucket_copy_.lowest();
+  pull_.bucket_copy.gather(comm_, part_, fresh, [&](local_t v) { return labels_.dist(v); });
+  const float lowest = pull_.bucket_copy.lowest();
   // Each thread keeps its contiguous share's vertices still open after a pull, in order.
   const int threads = omp_get_max_threads();
-  still_open_.resize(threads);  // kept from pull to pull: fresh pages cost more than the scan
-  if (!open_ready_) list_open_vertices(threads);
+  pull_.still_open.resize(threads);  // kept from pull to pull: fresh pages cost more than the scan
+  if (!pull_.open_ready) list_open_vertices(threads);
   std::int64_t examined = 0, useful = 0, reached = 0;
 #pragma omp parallel num_threads(threads) reduction(+ : examined, useful, reached)
   {
     const int t = omp_get_thread_num(), n_threads = omp_get_num_threads();
     // This thread's contiguous share, its still open vertices written without a branch.
-    const std::size_t lo = open_.size() * t / n_threads, hi = open_.size() * (t + 1) / n_threads;
-    std::vector<local_t>& keep = still_open_[t].value;
+    const std::size_t lo = pull_.open.size() * t / n_threads, hi = pull_.open.size() * (t + 1) / n_threads;
+    std::vector<local_t>& keep = pull_.still_open[t].value;
     keep.resize(hi - lo);
     std::size_t kept = 0;
     for (std::size_t i = lo; i < hi; ++i) {
       // Open vertices ascend, but their heavy rows start far apart: a miss each, asked ahead.
       if (i + kRowPrefetch < hi) {
-        const local_t soon = open_[i + kRowPrefetch];
+        const local_t soon = pull_.open[i + kRowPrefetch];
         const edge_count_t heavy = csr_.offsets[soon] + light_[soon];
         __builtin_prefetch(csr_.address(heavy));
       }
-      const local_t v = open_[i];
+      const local_t v = pull_.open[i];
       const float dv = labels_.dist(v);
       const bool open = bucket_of(dv) > b;  // else settled: never pulls again
       const edge_count_t begin = csr_.offsets[v] + light_[v], end = csr_.offsets[v + 1];
@@ -157,8 +157,8 @@ void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh,
     }
     keep.resize(kept);
   }
-  open_.clear();
-  for (const auto& keep : still_open_) open_.insert(open_.end(), keep.value.begin(), keep.value.end());
+  pull_.open.clear();
+  for (const auto& keep : pull_.still_open) pull_.open.insert(pull_.open.end(), keep.value.begin(), keep.value.end());
   counts.relaxations += examined;
   counts.useful += useful;
   counts.reached += reached;
@@ -174,38 +174,40 @@ template <class Column>
 void DeltaStepping<Column>::pull_by_asking(std::int64_t b, Counts& counts) {
   const auto heavy_begin = [&](local_t v) { return csr_.offsets[v] + light_[v]; };
   std::vector<std::size_t> ends;
-  exchange::piece_ends(open_.size(), [&](std::size_t i) { return asks_[i]; }, exchange::kRelaxRound, ends);
+  exchange::piece_ends(
+      pull_.open.size(), [&](std::size_t i) { return pull_.asks[i]; }, exchange::kRelaxRound, ends);
   const std::int64_t pieces = comm_.allreduce<std::int64_t>(static_cast<std::int64_t>(ends.size()), mpi::Op::max);
   std::vector<local_t> still_open;
   std::int64_t asked = 0, remote = 0, useful = 0, reached = 0;
   const int me = comm_.rank();
   for (std::int64_t p = 0; p < pieces; ++p) {
     const auto [lo, hi] = exchange::piece_range(ends, p);
-    questions_.clear();
+    pull_.questions.clear();
     for (std::size_t i = lo; i < hi; ++i) {
-      const local_t v = open_[i];
-      for (edge_count_t k = heavy_begin(v), end = heavy_begin(v) + asks_[i]; k < end; ++k) {
-        questions_.push_back(csr_.column(k));
+      const local_t v = pull_.open[i];
+      for (edge_count_t k = heavy_begin(v), end = heavy_begin(v) + pull_.asks[i]; k < end; ++k) {
+        pull_.questions.push_back(csr_.column(k));
         remote += part_.owner(static_cast<vertex_t>(csr_.column(k))) != me;
       }
     }
-    replies_.resize(questions_.size());
-    asker_.ask(
-        std::span<const Column>(questions_), std::span<float>(replies_), [](Column u) { return static_cast<vertex_t>(u); },
+    pull_.replies.resize(pull_.questions.size());
+    pull_.asker.ask(
+        std::span<const Column>(pull_.questions), std::span<float>(pull_.replies),
+        [](Column u) { return static_cast<vertex_t>(u); },
         [&](Column u) {
           const local_t lu = part_.to_local(static_cast<vertex_t>(u));
           return in_bucket_.test(lu) ? labels_.dist(lu) : std::numeric_limits<float>::infinity();
         });
-    asked += static_cast<std::int64_t>(questions_.size());
+    asked += static_cast<std::int64_t>(pull_.questions.size());
     // Each vertex's best offer, in the order of Labels::offer: least (distance, flat, parent).
     std::size_t q = 0;
     for (std::size_t i = lo; i < hi; ++i) {
-      const local_t v = open_[i];
+      const local_t v = pull_.open[i];
       const float dv = labels_.dist(v);
       const bool open = bucket_of(dv) > b;
       PullOffer best;
-      for (edge_count_t k = heavy_begin(v), end = heavy_begin(v) + asks_[i]; k < end; ++k, ++q) {
-        const float du = replies_[q], d = du + csr_.weight(k);
+      for (edge_count_t k = heavy_begin(v), end = heavy_begin(v) + pull_.asks[i]; k < end; ++k, ++q) {
+        const float du = pull_.replies[q], d = du + csr_.weight(k);
         const bool flat = is_flat(du, d);
         const vertex_t u = static_cast<vertex_t>(csr_.column(k));
         if (d < best.dist || (d == best.dist && (flat < best.flat || (flat == best.flat && u < best.parent)))) {
@@ -223,7 +225,7 @@ void DeltaStepping<Column>::pull_by_asking(std::int64_t b, Counts& counts) {
     }
   }
   // Every open vertex was in one piece, so still_open holds all that stay open.
-  open_.swap(still_open);
+  pull_.open.swap(still_open);
   counts.relaxations += asked;
   counts.useful += useful;
   counts.reached += reached;
