@@ -106,7 +106,7 @@ void add_run_options(CLI::App& app, RunOptions& run, RunFlags& f) {
   {
     // Kernel 3's options, as its group adds them (src/sssp/sssp_spec.cpp).
     const std::size_t before = app.get_options().size();
-    sssp_engine().options->add(app, run.kernels.sssp_options);
+    for (const OptionGroupFor<SsspOptions>* g : sssp_engine().option_groups) g->add(app, run.kernels.sssp_options);
     const std::vector<CLI::Option*> all = app.get_options();
     f.sssp_options.assign(all.begin() + static_cast<std::ptrdiff_t>(before), all.end());
   }
@@ -380,6 +380,7 @@ Command parse_command_line(int argc, const char* const* argv) {
   check_names(run, flags);
   check_applies(run, flags);
   for (const OptionGroup* g : groups_read(run.bfs)) g->check(run.bfs);
+  for (const OptionGroupFor<SsspOptions>* g : sssp_engine().option_groups) g->check(run.kernels.sssp_options);
   return cmd;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/id_width.hpp"
 #include "graph/row_placement.hpp"
 
 namespace g500 {
@@ -67,9 +68,6 @@ struct NodeOptions {
   int hubs = 0;                     // highest-degree vertices whose frontier and visited bits every rank keeps
 };
 
-// The width of stored vertex ids (group "ids"): 32-bit whenever N <= 2^32 unless told otherwise.
-enum class IdWidth { automatic, bits32, bits64 };
-
 struct BfsOptions {
   // "auto" until the rank count is known; then the engine that runs (bfs/engine_choice.hpp).
   std::string engine = "auto";
@@ -81,17 +79,13 @@ struct BfsOptions {
   DeviceOptions device;
   GridOptions grid;
   NodeOptions node;
-  IdWidth ids = IdWidth::automatic;
+  IdWidth ids = IdWidth::automatic;  // group "ids" (core/id_width.hpp)
   // Items per exchange round within a search step; 0 takes the engine's default. Not an option
   // of the command line: tests set it small so that steps take many rounds.
   std::int64_t exchange_round = 0;
 };
 
-// --ids made concrete for an N-vertex graph (harness/resolve.hpp settles it once a run): 32-bit
-// whenever N <= 2^32 unless 64 was asked for. Throws UserError when 32 bits were asked for and N
-// does not fit.
-IdWidth settle_ids(IdWidth asked, std::int64_t num_vertices);
 // Whether settled options store 32-bit ids (std::logic_error when --ids was never settled).
-bool stores_32_bit_ids(const BfsOptions& options);
+inline bool stores_32_bit_ids(const BfsOptions& options) { return is_32_bit(options.ids); }
 
 }  // namespace g500

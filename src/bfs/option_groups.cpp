@@ -67,20 +67,6 @@ const OptionGroup kBottomUpGroup = {
     },
 };
 
-IdWidth settle_ids(IdWidth asked, std::int64_t num_vertices) {
-  const bool fits = fits_32_bit(num_vertices);
-  if (asked == IdWidth::bits32 && !fits) {
-    throw UserError("--ids 32 cannot hold " + std::to_string(num_vertices) + " vertices (more than 2^32)");
-  }
-  if (asked != IdWidth::automatic) return asked;
-  return fits ? IdWidth::bits32 : IdWidth::bits64;
-}
-
-bool stores_32_bit_ids(const BfsOptions& options) {
-  if (options.ids == IdWidth::automatic) throw std::logic_error("--ids was not settled (harness/resolve.hpp)");
-  return options.ids == IdWidth::bits32;
-}
-
 const OptionGroup kIdsGroup = {
     "ids",
     [](CLI::App& app, BfsOptions& o) {

@@ -1,23 +1,12 @@
 #pragma once
-// Option groups: each group's command-line registration, checks and JSON in one place. The
-// harness registers every group once; an engine's row lists the groups it reads, and only those
-// appear in its JSON.
-#include <nlohmann/json_fwd.hpp>
-
+// Kernel 2's option groups (graph/kernel_spec.hpp's OptionGroupFor): each group's command-line
+// registration, checks and JSON in one place.
 #include "bfs/bfs_options.hpp"
-
-namespace CLI {
-class App;
-}
+#include "graph/kernel_spec.hpp"
 
 namespace g500 {
 
-struct OptionGroup {
-  const char* name;  // the JSON key and the --help heading
-  void (*add)(CLI::App& app, BfsOptions& options);
-  void (*check)(const BfsOptions& options);  // throws UserError with a one-line message
-  void (*to_json)(const BfsOptions& options, nlohmann::json& out);
-};
+using OptionGroup = OptionGroupFor<BfsOptions>;
 
 extern const OptionGroup kDirectionGroup;
 extern const OptionGroup kBottomUpGroup;

@@ -101,7 +101,7 @@ struct Graphs {
 
 // Kernel 3's weighted graph (timed by the caller as part of kernel 1).
 void build_sssp_graph(const RunOptions& options, const EdgeSource& source, const mpi::Comm& comm, Graphs& graphs) {
-  graphs.sssp = sssp_engine().make(comm, *graphs.part, options.kernels.sssp_options, stores_32_bit_ids(options.bfs));
+  graphs.sssp = sssp_engine().make(SsspContext{comm, *graphs.part, options.kernels.sssp_options});
   graphs.sssp->build(source);
 }
 

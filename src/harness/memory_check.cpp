@@ -56,7 +56,7 @@ PhaseBytes estimate_phases(double n, double m, int num_ranks, const BfsOptions& 
   // the engine's state, and what the batch validator holds meanwhile) and a batch's check, which
   // runs once the searches' buffers are released (the graph and the whole validator).
   if (kernels.sssp) {
-    const SsspMemory engine = sssp_engine().memory_bytes(n, m, num_ranks, id_bytes(bfs), kernels.sssp_options);
+    const EngineMemory engine = sssp_engine().memory_bytes(GraphShape{n, m, num_ranks}, kernels.sssp_options);
     phases.sssp_graph = std::max(engine.build, engine.search);
     phases.sssp_validation = SsspBatchValidator::bytes(n, n_local, m_local, num_ranks, kernels.validation_batch);
     const double held = SsspBatchValidator::held_bytes(n, n_local, kernels.validation_batch);

@@ -251,7 +251,9 @@ nlohmann::json to_json(const RunRecord& run, const std::string& command_line) {
                             {"skip_validation", o.skip_validation}};
   if (o.kernels.bfs && !o.bfs.auto_candidates.empty()) options["bfs_chosen_by"] = "auto";
   if (!o.skip_validation) options["validation_batch"] = o.kernels.validation_batch;
-  if (o.kernels.sssp) sssp_engine().options->to_json(o.kernels.sssp_options, options);
+  if (o.kernels.sssp)
+    for (const OptionGroupFor<SsspOptions>* g : sssp_engine().option_groups)
+      g->to_json(o.kernels.sssp_options, options);
   for (const OptionGroup* g : find_engine(o.bfs.engine).option_groups) g->to_json(o.bfs, options);
   return {
       {"command", command_line},

@@ -55,6 +55,7 @@ ResolvedRun resolve(const RunOptions& asked, const ProblemSize& size, const std:
   r.options = asked;
   RunOptions& o = r.options;
   o.bfs.ids = settle_ids(asked.bfs.ids, static_cast<std::int64_t>(size.vertices));
+  o.kernels.sssp_options.ids = o.bfs.ids;  // one --ids for both kernels' graphs
   o.kernels.sssp_options.replicas = settle_replicas(asked.kernels.sssp_options.replicas, size.vertices);
   o.bfs.engine = settle_engine(o, size, fits, r.rule_engine);
   o.kernels.validation_batch = settle_batch(o, size, fits, r.batch_asked);

@@ -417,8 +417,8 @@ std::unique_ptr<SsspEngine> make_delta_stepping(const mpi::Comm& comm, const Par
   return std::make_unique<DeltaStepping<vertex_t>>(comm, part, options);
 }
 
-SsspMemory delta_stepping_memory_bytes(double vertices, double tuples, int ranks, double id_bytes,
-                                       const SsspOptions& options) {
+EngineMemory delta_stepping_memory_bytes(double vertices, double tuples, int ranks, double id_bytes,
+                                         const SsspOptions& options) {
   const double n_local = vertices / ranks + 64, m_local = tuples / ranks + 1;
   const WeightedCsrBytes rows = weighted_csr_1d_bytes(vertices, tuples, ranks, id_bytes);
   // Kept: the rows, their light counts, the round's and bucket's bits.
@@ -438,7 +438,7 @@ SsspMemory delta_stepping_memory_bytes(double vertices, double tuples, int ranks
   if (options.prune) bytes += FinishedBits<std::uint32_t>::bytes(whole, vertices, ranks);
   // relaxation requests (buckets, sent, received): one piece, plus room for a hub's row that ends it
   bytes += 3 * (2 * id_bytes + 4) * std::min(2 * m_local, 2.0 * exchange::kRelaxRound);
-  return {rows.build, kept, bytes};
+  return {.build = rows.build, .search = bytes, .kept = kept};
 }
 
 }  // namespace g500

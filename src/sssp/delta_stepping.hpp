@@ -18,6 +18,7 @@
 #include "core/types.hpp"
 #include "exchange/owner_buckets.hpp"
 #include "exchange/owner_query.hpp"
+#include "graph/kernel_spec.hpp"
 #include "graph/weighted_csr.hpp"
 #include "sssp/bins.hpp"
 #include "sssp/labels.hpp"
@@ -213,10 +214,7 @@ std::unique_ptr<SsspEngine> make_delta_stepping(const mpi::Comm& comm, const Par
 // Bytes per rank of the SSSP engine (not the harness's parents) while it builds its graph, what it
 // keeps between searches once their buffers are released (the graph), and while it searches (the
 // graph and the search's state).
-struct SsspMemory {
-  double build = 0, kept = 0, search = 0;
-};
-SsspMemory delta_stepping_memory_bytes(double vertices, double tuples, int ranks, double id_bytes,
-                                       const SsspOptions& options);
+EngineMemory delta_stepping_memory_bytes(double vertices, double tuples, int ranks, double id_bytes,
+                                         const SsspOptions& options);
 
 }  // namespace g500

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "core/id_width.hpp"
+
 namespace g500 {
 
 // The default bucket width. The reference code's 0.1 relaxes light edges round after round in the
@@ -55,6 +57,9 @@ struct SsspOptions {
   // (sssp/finished_bits.hpp, in the form `replicas` says).
   bool prune = true;
   Replicas replicas = Replicas::automatic;
+  // The stored id width: --ids, one width for both kernels' graphs by design (core/id_width.hpp),
+  // copied here when the run is settled, so that kernel 3 reads its own options only.
+  IdWidth ids = IdWidth::automatic;
 };
 
 // --sssp-replicas made concrete for a graph of `vertices` (harness/resolve.hpp settles it once a

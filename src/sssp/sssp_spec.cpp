@@ -88,15 +88,32 @@ void options_to_json(const SsspOptions& o, nlohmann::json& out) {
   out["sssp_replicas"] = std::array{"auto", "whole", "hubs"}[static_cast<int>(o.replicas)];
 }
 
-const SsspOptionGroup kSsspGroup = {add_options, options_to_json};
+// What parsing cannot see: options set by a program (tests, the lab) as well as by the command line.
+void check_options(const SsspOptions& o) {
+  if (!(o.delta >= FLT_MIN && o.delta <= FLT_MAX)) {
+    throw UserError("--delta must be a positive number a float holds, got " + shortest(o.delta));
+  }
+}
+
+const OptionGroupFor<SsspOptions> kSsspGroup = {"sssp", add_options, check_options, options_to_json};
 
 }  // namespace
 
 const SsspSpec& sssp_engine() {
   static const SsspSpec spec = {
-      "delta-stepping",
-      "distributed delta-stepping (Meyer and Sanders) on the 1D partition, with pruning, pull and bucket fusion",
-      make_delta_stepping, delta_stepping_memory_bytes, &kSsspGroup};
+      .name = "delta-stepping",
+      .help =
+          "distributed delta-stepping (Meyer and Sanders) on the 1D partition, with pruning, pull and bucket "
+          "fusion",
+      .make =
+          [](const SsspContext& c) { return make_delta_stepping(c.comm, c.part, c.options, is_32_bit(c.options.ids)); },
+      .memory_bytes =
+          [](const GraphShape& shape, const SsspOptions& o) {
+            return delta_stepping_memory_bytes(shape.vertices, shape.tuples, shape.ranks, is_32_bit(o.ids) ? 4 : 8, o);
+          },
+      // Only the thread that called MPI_Init calls MPI.
+      .thread_level = mpi::ThreadLevel::funneled,
+      .option_groups = {&kSsspGroup}};
   return spec;
 }
 

@@ -123,8 +123,11 @@ TEST(Plan, EveryPhaseCountsWhatIsHeldForEachRank) {
   KernelChoice both;
   both.sssp = true;
   const double n = std::ldexp(1.0, 36), m = 16 * n;
-  const BfsOptions bfs = settled_bfs(n, 65536);
-  both.sssp_options.replicas = Replicas::hubs;
+  RunOptions asked;
+  asked.kernels = both;
+  const RunOptions settled = resolved_options(asked, {n, m, 65536});
+  const BfsOptions& bfs = settled.bfs;
+  both = settled.kernels;
   const PhaseBytes one = estimate_phases(n, m, 65536, bfs, both, 1);
   const PhaseBytes eight = estimate_phases(n, m, 65536, bfs, both, 8);
   EXPECT_DOUBLE_EQ(eight.rank_tables - one.rank_tables, 65536.0 * 4 * 7 * 64);

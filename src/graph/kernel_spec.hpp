@@ -1,0 +1,57 @@
+#pragma once
+// What an engine of either searching kernel tells its registry (kernel 2's rows in
+// bfs/registry.cpp, kernel 3's in sssp/sssp_spec.cpp): its name, one line of help, how to make it
+// from its context, how much memory it needs, the MPI thread level and the option groups it reads.
+// One type for both kernels, over the kernel's engine, context and options.
+#include <memory>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+#include "mpi/comm.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace g500 {
+
+// The size of the problem a memory estimate is for.
+struct GraphShape {
+  double vertices = 0;  // N
+  double tuples = 0;    // M, input tuples in the whole list
+  int ranks = 1;
+};
+
+// An engine's peak bytes per rank: while kernel 1 builds its graph (the build's buffers beside the
+// growing graph), what it keeps between searches once their buffers are released (its graph;
+// 0 where the engine releases nothing), and while it searches (the graph and the search state).
+// The harness adds what it holds in each phase and takes the largest.
+struct EngineMemory {
+  double build = 0, search = 0, kept = 0;
+};
+
+// Options of one kind, registered, checked and written to the JSON in one place. The harness
+// registers every group once; an engine's row lists the groups it reads, and only those appear in
+// its JSON.
+template <class Options>
+struct OptionGroupFor {
+  const char* name;  // the JSON key and the --help heading
+  void (*add)(CLI::App& app, Options& options);
+  void (*check)(const Options& options);  // throws UserError with a one-line message
+  void (*to_json)(const Options& options, nlohmann::json& out);
+};
+
+template <class Engine, class Context, class Options>
+struct KernelSpec {
+  std::string name;  // the --bfs value, or kernel 3's engine
+  std::string help;  // one line for --help
+  std::unique_ptr<Engine> (*make)(const Context&);
+  EngineMemory (*memory_bytes)(const GraphShape&, const Options&);
+  mpi::ThreadLevel thread_level;  // what MPI must be initialised with
+  std::vector<const OptionGroupFor<Options>*> option_groups;
+  // Builds 1D rows (graph/csr_1d.hpp), so the vertex count may count their arcs for it.
+  bool reads_arc_sketch = false;
+};
+
+}  // namespace g500
