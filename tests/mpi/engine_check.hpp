@@ -10,6 +10,7 @@
 #include "bfs/registry.hpp"
 #include "generator/kronecker_source.hpp"
 #include "graph/vertex_count.hpp"
+#include "harness/resolve.hpp"
 #include "harness/roots.hpp"
 #include "test_graphs.hpp"
 #include "validate/bfs_validator.hpp"
@@ -23,8 +24,11 @@ inline void check_engine(const BfsOptions& options, const std::vector<Edge>& edg
   const SliceSource source = source_of(edges, world);
   const vertex_t n = count_vertices(source, world);
   const Partition1D part(n, world.size(), world.rank());
-  BfsOptions settled = options;  // as a run settles --ids (harness/resolve.hpp)
-  settled.ids = settle_ids(options.ids, n);
+  RunOptions asked;  // settled as a run settles them (harness/resolve.hpp)
+  asked.bfs = options;
+  asked.skip_validation = true;  // the engine's options only: no validation batch to fit
+  const ProblemSize size{static_cast<double>(n), static_cast<double>(edges.size()), world.size()};
+  const BfsOptions settled = resolved_options(asked, size).bfs;
   auto engine = find_engine(name).make(EngineContext{world, part, settled});
   engine->build(source);
   if (roots.empty()) roots = choose_roots(connected_vertices(source, part, world), part, world, 6, 3);
