@@ -26,8 +26,10 @@ namespace {
 // Returns --scale and --edgefactor, which a graph file replaces.
 std::pair<CLI::Option*, CLI::Option*> add_graph_options(CLI::App& app, int& scale, int& edgefactor,
                                                         std::uint64_t& seed) {
-  CLI::Option* s = app.add_option("-s,--scale", scale, "log2 of the number of vertices (1..42)")
-                       ->capture_default_str()->transform(decimal<int>());
+  CLI::Option* s =
+      app.add_option("-s,--scale", scale, "log2 of the number of vertices (1.." + std::to_string(kMaxScale) + ")")
+          ->capture_default_str()
+          ->transform(decimal<int>());
   CLI::Option* e = app.add_option("-e,--edgefactor", edgefactor, "edge tuples per vertex (>= 1)")
                        ->capture_default_str()->transform(decimal<int>());
   app.add_option("--seed", seed, "seed of the generator and of the root choice (0 .. 2^64-1)")
@@ -281,7 +283,9 @@ CLI::App* add_plan_command(CLI::App& app, PlanOptions& plan, PlanFlags& f) {
                   "memory a node: 32GiB, 512 GiB, 24GB, 1.5T (K M G T P: powers of 1024, "
                   "KB MB GB TB PB: of 1000)")
       ->required();
-  f.scale = cmd->add_option("-s,--scale", f.scale_value, "also show this SCALE's phases (1..42)")->transform(decimal<int>());
+  f.scale = cmd->add_option("-s,--scale", f.scale_value,
+                            "also show this SCALE's phases (1.." + std::to_string(kMaxScale) + ")")
+                ->transform(decimal<int>());
   cmd->add_option("-e,--edgefactor", plan.edgefactor, "edge tuples per vertex (>= 1)")
       ->capture_default_str()->transform(decimal<int>());
   cmd->add_option("--kernels", f.kernels, "kernels the run would run: bfs, sssp, or both")

@@ -94,7 +94,8 @@ Scan scan_binary_file(const mpi::Comm& comm, const mpi::File& file, const std::s
   }
   const std::int64_t first_bad = lowest_everywhere(comm, bad);
   if (first_bad >= 0) {
-    throw UserError("'" + path + "': tuple " + std::to_string(first_bad) + " has a vertex id outside 0 .. 2^42 - 1");
+    throw UserError("'" + path + "': tuple " + std::to_string(first_bad) + " has a vertex id outside 0 .. 2^" +
+                    std::to_string(kMaxScale) + " - 1");
   }
   scan.vertices = comm.allreduce(max_id, mpi::Op::max) + 1;
   return scan;

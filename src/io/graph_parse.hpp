@@ -18,8 +18,8 @@
 
 namespace g500 {
 
-// Ids up to SCALE 42, as --scale allows.
-inline constexpr vertex_t kMaxFileId = vertex_t{1} << 42;
+// Ids up to SCALE kMaxScale, as --scale allows.
+inline constexpr vertex_t kMaxFileId = vertex_t{1} << kMaxScale;
 
 inline bool id_in_range(vertex_t id) { return id >= 0 && id < kMaxFileId; }
 
@@ -85,8 +85,8 @@ inline ParsedLine parse_edge_line(std::string_view line, vertex_t id_base) {
     const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), ids[k]);
     if (ec != std::errc() || ptr != t.data() + t.size()) return bad(quoted(t) + " is not a vertex id");
     if (ids[k] < id_base || !id_in_range(ids[k] - id_base)) {
-      return bad("vertex id " + shown_text(t) + " is out of range (" + std::to_string(id_base) + " .. 2^42" +
-                 (id_base ? "" : " - 1") + ")");
+      return bad("vertex id " + shown_text(t) + " is out of range (" + std::to_string(id_base) + " .. 2^" +
+                 std::to_string(kMaxScale) + (id_base ? "" : " - 1") + ")");
     }
   }
   ParsedLine out{ParsedLine::tuple, ids[0] - id_base, ids[1] - id_base, 0, n, ""};

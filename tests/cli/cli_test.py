@@ -27,8 +27,8 @@ class BadInput(unittest.TestCase):
     def test_bad_flags(self):
         cases = [
             (["--scale", "abc"], "scale"),
-            (["--scale", "0"], "--scale must be between 1 and 42"),
-            (["--scale", "43"], "--scale must be between 1 and 42"),
+            (["--scale", "0"], "--scale must be between 1 and 62"),
+            (["--scale", "63"], "--scale must be between 1 and 62"),
             (["--scale", "-3"], "scale"),
             (["--edgefactor", "0"], "--edgefactor must be at least 1"),
             (["--bfs", "nope"], "unknown BFS engine 'nope'"),

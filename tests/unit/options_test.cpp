@@ -75,8 +75,8 @@ TEST(Options, GenerateSubcommand) {
 TEST(Options, BadInputIsOneLineNamingTheProblem) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"--scale", "abc"}, "scale"},
-      {{"--scale", "0"}, "--scale must be between 1 and 42"},
-      {{"--scale", "43"}, "--scale must be between 1 and 42"},
+      {{"--scale", "0"}, "--scale must be between 1 and 62"},
+      {{"--scale", "63"}, "--scale must be between 1 and 62"},
       {{"--edgefactor", "0"}, "--edgefactor must be at least 1"},
       {{"--roots", "0"}, "--roots must be at least 1"},
       {{"--bfs", "nope"}, "unknown BFS engine 'nope'"},
