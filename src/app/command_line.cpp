@@ -269,6 +269,7 @@ struct PlanFlags {
   CLI::Option* scale;
   int scale_value = 0;
   std::string memory;
+  std::string gpu_memory;
   std::vector<std::string> kernels = {"bfs"};
 };
 
@@ -294,7 +295,31 @@ CLI::App* add_plan_command(CLI::App& app, PlanOptions& plan, PlanFlags& f) {
       ->capture_default_str();
   cmd->add_option("--validation-batch", plan.kernels.validation_batch, "the largest batch to try (1..16)")
       ->capture_default_str()->check(CLI::Range(1, 16))->transform(decimal<int>());
+  cmd->add_option("--gpus-per-node", plan.gpus_per_node,
+                  "a GPU machine: GPUs a node, one rank each (--ranks-per-node the same; --bfs a GPU engine)")
+      ->transform(decimal<int>());
+  cmd->add_option("--gpu-memory", f.gpu_memory, "with --gpus-per-node: memory a GPU (80GiB, 141GB)");
   return cmd;
+}
+
+// A GPU machine: one rank a GPU, a GPU engine named, and both GPU flags or neither.
+void check_plan_gpus(PlanOptions& plan, const PlanFlags& f) {
+  if (plan.gpus_per_node == 0 && f.gpu_memory.empty()) return;
+  if (plan.gpus_per_node < 1 || f.gpu_memory.empty()) {
+    throw UserError("--gpus-per-node (at least 1) and --gpu-memory go together");
+  }
+  plan.gpu_memory = parse_memory_size(f.gpu_memory, "--gpu-memory");
+  if (plan.ranks_per_node != plan.gpus_per_node) {
+    throw UserError("--ranks-per-node must equal --gpus-per-node: each rank drives one GPU");
+  }
+  if (plan.bfs.engine == kAutoEngine || find_engine(plan.bfs.engine).device_bytes == nullptr) {
+    std::string gpu_engines;
+    for (const EngineSpec& e : engine_table())
+      if (e.device_bytes) gpu_engines += (gpu_engines.empty() ? "" : ", ") + e.name;
+    throw UserError("--gpus-per-node needs --bfs naming a GPU engine (" +
+                    (gpu_engines.empty() ? std::string("none in this build") : gpu_engines) + ")");
+  }
+  plan.bfs.device.planned_gpu = true;
 }
 
 void check_plan(PlanOptions& plan, const PlanFlags& f) {
@@ -311,6 +336,7 @@ void check_plan(PlanOptions& plan, const PlanFlags& f) {
   choose_kernels(f.kernels, plan.kernels);
   if (plan.bfs.engine == kAutoEngine) plan.bfs.auto_candidates = auto_engines();
   else find_engine(plan.bfs.engine);  // an unknown name is refused here
+  check_plan_gpus(plan, f);
 }
 
 }  // namespace

@@ -48,6 +48,9 @@ struct CoalescingOptions {
 enum class Staging { automatic, on, off };
 struct DeviceOptions {
   Staging staging = Staging::automatic;
+  // Set by `g500 plan --gpus-per-node` only: the estimate is for GPUs, whose memory is not the
+  // host's, even where the planning build's device memory is host memory (the CPU build).
+  bool planned_gpu = false;
 };
 
 // 2D engines (group "grid"): the process grid, the fold's wire format and vertex sorting (paper 004).

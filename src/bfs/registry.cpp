@@ -3,7 +3,8 @@
 #include "bfs/engines/grid_2d/grid_2d.hpp"
 #include "bfs/engines/hybrid_1d.hpp"
 #include "bfs/engines/top_down_1d.hpp"
-#ifdef G500_HAVE_SORT_UNIQUE
+#ifdef G500_HAVE_THRUST
+#include "bfs/engines/gpu_hybrid/gpu_hybrid.hpp"
 #include "bfs/engines/sort_unique/sort_unique.hpp"
 #endif
 #include "core/error.hpp"
@@ -12,12 +13,9 @@ namespace g500 {
 
 const std::vector<EngineSpec>& engine_table() {
   static const std::vector<EngineSpec> table = {
-      hybrid_1d_engine(),
-      top_down_1d_engine(),
-      top_down_2d_engine(),
-      hybrid_2d_engine(),
-#ifdef G500_HAVE_SORT_UNIQUE  // built when Thrust was found
-      sort_unique_engine(),
+      hybrid_1d_engine(),   top_down_1d_engine(), top_down_2d_engine(), hybrid_2d_engine(),
+#ifdef G500_HAVE_THRUST  // the GPU engines, built when Thrust was found
+      sort_unique_engine(), gpu_hybrid_engine(),
 #endif
   };
   return table;

@@ -52,6 +52,8 @@ struct KernelSpec {
   std::vector<const OptionGroupFor<Options>*> option_groups;
   // Builds 1D rows (graph/csr_1d.hpp), so the vertex count may count their arcs for it.
   bool reads_arc_sketch = false;
+  // GPU engines: device memory a rank's GPU needs for the graph and a search (null: a host engine).
+  double (*device_bytes)(const GraphShape&, const Options&) = nullptr;
 };
 
 }  // namespace g500

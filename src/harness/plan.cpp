@@ -10,6 +10,7 @@
 #include <string>
 
 #include "bfs/engine_choice.hpp"
+#include "bfs/registry.hpp"
 #include "core/error.hpp"
 #include "core/types.hpp"
 #include "harness/memory_check.hpp"
@@ -32,6 +33,7 @@ std::string bytes_text(double bytes) {
 
 struct Machine {
   double ranks, memory_per_rank;
+  double gpu_memory = 0;  // a rank's GPU; 0 without
 };
 
 // The run a plan stands for: its engine and kernels, every search validated, the default 64 roots.
@@ -49,6 +51,8 @@ struct ScaleFit {
   int batch = 1;
   bool fits = false;
   bool enough_vertices = true;  // a run needs at least a vertex a rank
+  double device = 0;            // a GPU engine's device memory a rank (one rank a GPU)
+  bool device_binds = false;    // the host fits and the GPU does not
 };
 
 ScaleFit fit_scale(const PlanOptions& plan, const Machine& m, int scale) {
@@ -62,6 +66,12 @@ ScaleFit fit_scale(const PlanOptions& plan, const Machine& m, int scale) {
   fit.phases = estimate_phases(size.vertices, size.tuples, size.ranks, settled.bfs, settled.kernels, size.threads);
   fit.batch = settled.kernels.validation_batch;
   fit.fits = fit.enough_vertices && fit.phases.peak() <= m.memory_per_rank;
+  if (m.gpu_memory > 0 && plan.kernels.bfs) {
+    const EngineSpec& spec = find_engine(settled.bfs.engine);
+    fit.device = spec.device_bytes(GraphShape{size.vertices, size.tuples, size.ranks}, settled.bfs);
+    fit.device_binds = fit.fits && fit.device > m.gpu_memory;
+    fit.fits = fit.fits && !fit.device_binds;
+  }
   if (!fit.fits) fit.batch = 1;
   return fit;
 }
@@ -87,10 +97,18 @@ void print_scale(std::ostream& out, const PlanOptions& plan, const Machine& m, i
   out << "SCALE " << scale << ": ";
   if (!fit.enough_vertices) out << "does not fit: fewer vertices than ranks\n";
   else if (fit.fits) out << "fits, validation batch " << fit.batch << "\n";
+  else if (fit.device_binds)
+    out << "does not fit; what binds is the GPU: the " << p.engine << " graph and search " << bytes_text(fit.device)
+        << "\n";
   else out << "does not fit even with validation batch 1; what binds is " << what_binds(p) << "\n";
   if (plan.kernels.bfs) {
     line(out, "kernel 1 (build)", p.build, p.engine + " graph being built " + bytes_text(p.bfs_graph_build));
     line(out, "kernel 2 (BFS)", p.bfs, "graph " + bytes_text(p.bfs_graph) + ", validation " + bytes_text(p.bfs_validation));
+  }
+  if (m.gpu_memory > 0 && plan.kernels.bfs) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "  %-18s %12s a GPU", "kernel 2 (device)", bytes_text(fit.device).c_str());
+    out << buf << "  (the graph, a search's state and buffers; a GPU has " << bytes_text(m.gpu_memory) << ")\n";
   }
   if (plan.kernels.sssp) {
     line(out, "kernel 3 (SSSP)", p.sssp, "graph " + bytes_text(p.sssp_graph) + ", validation " + bytes_text(p.sssp_validation));
@@ -101,7 +119,7 @@ void print_scale(std::ostream& out, const PlanOptions& plan, const Machine& m, i
 
 }  // namespace
 
-double parse_memory_size(const std::string& text) {
+double parse_memory_size(const std::string& text, const std::string& flag) {
   // Decimal digits only (from_chars takes no hexadecimal here, where stod would read "0x20G").
   double value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, std::chars_format::general);
@@ -118,10 +136,10 @@ double parse_memory_size(const std::string& text) {
     else if (rest == "B") scale = std::pow(1000.0, static_cast<double>(p + 1));
   }
   if (at == 0 || scale == 0 || !(value > 0) || !std::isfinite(value)) {
-    throw UserError("--memory-per-node must be a size such as 32GiB, 512 GiB or 24GB, got '" + text + "'");
+    throw UserError(flag + " must be a size such as 32GiB, 512 GiB or 24GB, got '" + text + "'");
   }
   // Whole bytes: "1e-9G" is one byte and no machine.
-  if (value * scale < 1) throw UserError("--memory-per-node must be at least 1 byte, got '" + text + "'");
+  if (value * scale < 1) throw UserError(flag + " must be at least 1 byte, got '" + text + "'");
   return value * scale;
 }
 
@@ -138,19 +156,27 @@ class PlannedThreads {
 
 void print_plan(std::ostream& out, const PlanOptions& plan) {
   const PlannedThreads threads(plan.threads_per_rank);
-  const Machine m{static_cast<double>(plan.nodes) * plan.ranks_per_node, plan.memory_per_node / plan.ranks_per_node};
+  const Machine m{static_cast<double>(plan.nodes) * plan.ranks_per_node, plan.memory_per_node / plan.ranks_per_node,
+                  plan.gpu_memory};
   int largest = kMaxScale;
   ScaleFit fit = fit_scale(plan, m, largest);
   while (!fit.fits && largest > 1) fit = fit_scale(plan, m, --largest);
   if (!fit.fits) {
+    const ScaleFit one = fit_scale(plan, m, 1);
+    if (one.device_binds) {
+      throw UserError("no SCALE fits this machine: a GPU has " + bytes_text(m.gpu_memory) + ", and SCALE 1 needs " +
+                      bytes_text(one.device) + " of it");
+    }
     throw UserError("no SCALE fits this machine: a rank has " + bytes_text(m.memory_per_rank) +
-                    " (--memory-per-node over --ranks-per-node), and SCALE 1 needs " +
-                    bytes_text(fit_scale(plan, m, 1).phases.peak()) + " a rank");
+                    " (--memory-per-node over --ranks-per-node), and SCALE 1 needs " + bytes_text(one.phases.peak()) +
+                    " a rank");
   }
   out << "machine: " << plan.nodes << " nodes x " << plan.ranks_per_node << " ranks x " << plan.threads_per_rank
-      << " threads = "
-      << static_cast<std::int64_t>(m.ranks) << " ranks, " << bytes_text(plan.memory_per_node) << " a node ("
-      << bytes_text(m.memory_per_rank) << " a rank)\n";
+      << " threads = " << static_cast<std::int64_t>(m.ranks) << " ranks, " << bytes_text(plan.memory_per_node)
+      << " a node (" << bytes_text(m.memory_per_rank) << " a rank)";
+  if (plan.gpus_per_node > 0)
+    out << ", " << plan.gpus_per_node << " GPUs a node of " << bytes_text(plan.gpu_memory) << " (a rank each)";
+  out << "\n";
   const ResolvedRun at_largest = resolve(plan_run(plan),
                                          {std::ldexp(1.0, largest), plan.edgefactor * std::ldexp(1.0, largest),
                                           static_cast<int>(m.ranks), plan.threads_per_rank},

@@ -17,6 +17,10 @@ struct PlanOptions {
   int ranks_per_node = 1;
   int threads_per_rank = 1;
   double memory_per_node = 0;  // bytes
+  // A GPU machine (--gpus-per-node, --gpu-memory): one rank a GPU, and a GPU engine's device
+  // memory must fit one GPU's. 0: a CPU machine.
+  int gpus_per_node = 0;
+  double gpu_memory = 0;       // bytes a GPU
   std::optional<int> scale;    // also this SCALE's phases
   int edgefactor = 16;
   BfsOptions bfs;
@@ -26,7 +30,8 @@ struct PlanOptions {
 // Bytes from "32GiB", "512 GiB", "24GB", "1.5T", "4096MiB" or a plain number of bytes (decimal,
 // at least 1 byte): K, M, G, T, P with or without "iB" are powers of 1024, "KB", "MB", "GB", "TB",
 // "PB" powers of 1000. Throws UserError.
-double parse_memory_size(const std::string& text);
+// `flag` names the option in the error.
+double parse_memory_size(const std::string& text, const std::string& flag = "--memory-per-node");
 
 void print_plan(std::ostream& out, const PlanOptions& plan);
 

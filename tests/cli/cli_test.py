@@ -77,11 +77,12 @@ class BadInput(unittest.TestCase):
         cuda = os.path.join(os.path.dirname(program.G500), "g500-cuda")
         if not os.path.exists(cuda) or os.path.exists("/dev/nvidia0"):
             self.skipTest("no g500-cuda, or a GPU is present")
-        p = subprocess.run([cuda, "--scale", "8", "--bfs", "sort-unique"], capture_output=True, text=True, timeout=60)
-        self.assertEqual(p.returncode, 1)
-        errors = [line for line in p.stderr.splitlines() if line.startswith("g500: error:")]
-        self.assertEqual(len(errors), 1, p.stderr)
-        self.assertIn("no CUDA GPU is visible", errors[0])
+        for engine in ("sort-unique", "gpu-hybrid"):
+            p = subprocess.run([cuda, "--scale", "8", "--bfs", engine], capture_output=True, text=True, timeout=60)
+            self.assertEqual(p.returncode, 1, engine)
+            errors = [line for line in p.stderr.splitlines() if line.startswith("g500: error:")]
+            self.assertEqual(len(errors), 1, p.stderr)
+            self.assertIn(engine + ": no CUDA GPU is visible", errors[0])
 
     def test_more_ranks_than_vertices(self):
         self.assert_clean_error(["--scale", "1"], "more MPI ranks (3) than vertices (2)", np=3)

@@ -10,6 +10,7 @@
 
 #include "app/command_line.hpp"
 #include "bfs/engine_choice.hpp"
+#include "bfs/registry.hpp"
 #include "core/error.hpp"
 #include "harness/memory_check.hpp"
 #include "harness/plan.hpp"
@@ -109,6 +110,64 @@ TEST(Plan, BadMachinesAreOneLine) {
                 .find("unknown BFS engine 'magic'"),
             std::string::npos);
   EXPECT_NE(error({"--ranks-per-node", "2", "--memory-per-node", "1G"}).find("--nodes is required"), std::string::npos);
+}
+
+// A GPU machine (--gpus-per-node, --gpu-memory): one rank a GPU, the GPU engine's device memory
+// against one GPU's, and the host's estimate without it.
+TEST(Plan, GpuMachinesAreBoundByTheGpusMemory) {
+  bool have_gpu_engines = false;
+  for (const EngineSpec& e : engine_table()) have_gpu_engines |= e.device_bytes != nullptr;
+  if (!have_gpu_engines) GTEST_SKIP() << "built without Thrust: no GPU engines";
+  const auto gpu_plan = [](const std::string& gpu_memory, std::vector<std::string> more = {}) {
+    std::vector<std::string> args = {
+        "--nodes",      "2",        "--ranks-per-node",  "4",    "--gpus-per-node", "4",
+        "--gpu-memory", gpu_memory, "--memory-per-node", "4TiB", "--bfs",           "gpu-hybrid"};
+    args.insert(args.end(), more.begin(), more.end());
+    return plan_output(args);
+  };
+  const std::string large = gpu_plan("141GB");
+  EXPECT_NE(large.find("4 GPUs a node of 131.3 GiB"), std::string::npos) << large;
+  EXPECT_NE(large.find("kernel 2 (device)"), std::string::npos) << large;
+  const int on_large = largest_scale(large), on_small = largest_scale(gpu_plan("16GiB"));
+  EXPECT_LT(on_small, on_large);
+  // Host memory to spare, so the GPU binds one SCALE up.
+  const std::string above = gpu_plan("16GiB", {"--scale", std::to_string(on_small + 1)});
+  EXPECT_NE(above.find("what binds is the GPU"), std::string::npos) << above;
+  // The same engine planned as a CPU run counts its device memory in the host's.
+  const std::string cpu = plan_output(
+      {"--nodes", "2", "--ranks-per-node", "4", "--memory-per-node", "4TiB", "--bfs", "gpu-hybrid", "--scale", "30"});
+  const std::string gpu = gpu_plan("141GB", {"--scale", "30"});
+  const auto kernel_2 = [](const std::string& text) {
+    std::smatch m;
+    EXPECT_TRUE(std::regex_search(text, m, std::regex("kernel 2 \\(BFS\\)\\s+([0-9.]+) GiB"))) << text;
+    return m.empty() ? 0.0 : std::stod(m[1]);
+  };
+  EXPECT_LT(kernel_2(gpu), kernel_2(cpu));
+
+  const auto error = [](std::vector<std::string> more) {
+    std::vector<std::string> args = {"--nodes", "1", "--memory-per-node", "64GiB"};
+    args.insert(args.end(), more.begin(), more.end());
+    try {
+      plan_output(std::move(args));
+    } catch (const UserError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error({"--ranks-per-node", "2", "--gpus-per-node", "4", "--gpu-memory", "80GiB", "--bfs", "gpu-hybrid"})
+                .find("--ranks-per-node must equal --gpus-per-node"),
+            std::string::npos);
+  EXPECT_NE(error({"--ranks-per-node", "4", "--gpus-per-node", "4", "--gpu-memory", "80GiB"})
+                .find("needs --bfs naming a GPU engine"),
+            std::string::npos);
+  EXPECT_NE(error({"--ranks-per-node", "4", "--gpus-per-node", "4", "--bfs", "gpu-hybrid"}).find("go together"),
+            std::string::npos);
+  EXPECT_NE(error({"--ranks-per-node", "4", "--gpus-per-node", "4", "--gpu-memory", "much", "--bfs", "gpu-hybrid"})
+                .find("--gpu-memory must be a size"),
+            std::string::npos);
+  EXPECT_NE(error({"--ranks-per-node", "1", "--gpus-per-node", "1", "--gpu-memory", "1KiB", "--bfs", "gpu-hybrid"})
+                .find("no SCALE fits this machine: a GPU has 1.0 KiB"),
+            std::string::npos);
 }
 
 }  // namespace

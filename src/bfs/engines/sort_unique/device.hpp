@@ -9,23 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "bfs/engines/device_common.hpp"
+
 namespace g500::sort_unique {
 
-// A candidate for the next level: `vertex` (global id) reached from `parent` (global id).
-template <class Id>
-struct Candidate {
-  Id vertex;
-  Id parent;
-};
-
-// The rank's share of the graph as the host built it (kernel 1), copied to the device.
-template <class Id>
-struct HostGraph {
-  std::span<const std::int64_t> offsets;   // local_count + 1
-  std::span<const Id> columns;             // global ids
-  std::span<const std::int64_t> starts;    // first global id of each rank's block, ranks + 1 entries
-  int rank = 0;
-};
+// A candidate for the next level, and the rows as the host built them (kernel 1).
+using device::Candidate;
+using device::HostGraph;
 
 // Sizes of the next-level array through a level's steps (the slides' pruning figures).
 struct LevelSizes {
@@ -77,10 +67,5 @@ double device_bytes(double local_vertices, double local_arcs, double all_vertice
 template <class Id>
 std::unique_ptr<Device<Id>> make_device(const HostGraph<Id>& graph, std::int64_t num_vertices,
                                         std::string& device_memory_error);
-
-// CUDA build: picks the device for this node-local rank; "" when fine, else why not.
-std::string select_device(int node_local_rank);
-// The CPU build: device memory is host memory, so any MPI can take its pointers.
-bool device_memory_is_host();
 
 }  // namespace g500::sort_unique

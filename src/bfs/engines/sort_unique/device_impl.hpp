@@ -1,7 +1,7 @@
 #pragma once
 // The device half of sort-unique, written once with Thrust: device_cuda.cu builds it for CUDA
 // (nvcc) and device_cpu.cpp for the CPU (g++, Thrust's OpenMP system). Only Thrust algorithms and
-// device lambdas: no CUDA runtime calls here but in the CUDA-only helpers at the bottom.
+// device lambdas, no CUDA runtime calls (those are in ../device_system_impl.hpp).
 #include <thrust/binary_search.h>
 #include <thrust/copy.h>
 #include <thrust/device_vector.h>
@@ -205,33 +205,17 @@ class ThrustDevice final : public Device<Id> {
 template <class Id>
 std::unique_ptr<Device<Id>> make_device(const HostGraph<Id>& graph, std::int64_t num_vertices,
                                         std::string& device_memory_error) {
-#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
-  std::size_t free_bytes = 0, total_bytes = 0;
-  cudaMemGetInfo(&free_bytes, &total_bytes);
   const double need = device_bytes(static_cast<double>(graph.offsets.size() - 1), static_cast<double>(graph.columns.size()),
                                    static_cast<double>(num_vertices), static_cast<int>(sizeof(Id)));
-  if (need > static_cast<double>(free_bytes)) {
-    device_memory_error = "the graph needs about " + std::to_string(need / 1e9) + " GB of device memory but the GPU has " +
-                          std::to_string(free_bytes / 1e9) + " GB free (use more GPUs or a smaller --scale)";
+  if (need > device::free_bytes()) {
+    device_memory_error = device::too_big("sort-unique", need, device::free_bytes());
     return nullptr;
   }
-#endif
   device_memory_error.clear();
   return std::make_unique<ThrustDevice<Id>>(graph, num_vertices);
 }
 
 template std::unique_ptr<Device<std::uint32_t>> make_device(const HostGraph<std::uint32_t>&, std::int64_t, std::string&);
 template std::unique_ptr<Device<std::int64_t>> make_device(const HostGraph<std::int64_t>&, std::int64_t, std::string&);
-
-std::string select_device(int node_local_rank) {
-#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) return "no CUDA GPU is visible to this rank (g500-cuda runs it on GPUs, g500 on the CPU)";
-  cudaSetDevice(node_local_rank % count);
-#endif
-  return "";
-}
-
-bool device_memory_is_host() { return THRUST_DEVICE_SYSTEM != THRUST_DEVICE_SYSTEM_CUDA; }
 
 }  // namespace g500::sort_unique

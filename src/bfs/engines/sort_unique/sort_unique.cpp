@@ -1,6 +1,6 @@
 #include "bfs/engines/sort_unique/sort_unique.hpp"
 
-
+#include "bfs/engines/device_rank.hpp"
 #include "bfs/id_width.hpp"
 #include "bfs/level_profiler.hpp"
 #include "core/error.hpp"
@@ -11,15 +11,22 @@
 namespace g500 {
 namespace {
 
+// Device memory a rank's GPU needs (make_device checks it against the GPU's free memory, `g500
+// plan --gpu-memory` against the GPU's size).
+double sort_unique_device_bytes(const GraphShape& shape, const BfsOptions& options) {
+  const double n_local = shape.vertices / shape.ranks + 64, arcs = 2 * shape.tuples / shape.ranks + 1;
+  return sort_unique::device_bytes(n_local, arcs, shape.vertices, id_bytes(options));
+}
+
 // Host memory, counted as if the build's buffers and the search's state were held together.
 EngineMemory sort_unique_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
   const int id = id_bytes(options);
-  const double n_local = shape.vertices / shape.ranks + 64, arcs = 2 * shape.tuples / shape.ranks + 1;
+  const double arcs = 2 * shape.tuples / shape.ranks + 1;
   // Kernel 1 builds the CSR on the host (then it is uploaded and freed), and the staging buffers
   // hold one level's candidates each way. The CPU build's device memory is host memory too; the
   // CUDA build's is the GPU's, which make_device checks against the GPU's free memory.
   double bytes = csr_1d_build_bytes(shape.vertices, shape.tuples, shape.ranks, id) + 2 * 2 * id * arcs;
-  if (sort_unique::device_memory_is_host()) bytes += sort_unique::device_bytes(n_local, arcs, shape.vertices, id);
+  if (device::memory_is_host() && !options.device.planned_gpu) bytes += sort_unique_device_bytes(shape, options);
   return {bytes, bytes};
 }
 
@@ -27,33 +34,20 @@ EngineMemory sort_unique_memory_bytes(const GraphShape& shape, const BfsOptions&
 
 EngineSpec sort_unique_engine() {
   return {.name = "sort-unique",
-          .help = "GPU-style top-down BFS: frontier expanded by prefix sum and binary search, sort + unique, "
-                  "exchange by owner (paper 003; Thrust: CUDA in g500-cuda, OpenMP on the CPU)",
+          .help =
+              "GPU-style top-down BFS: frontier expanded by prefix sum and binary search, sort + unique, "
+              "exchange by owner (paper 003; Thrust: CUDA in g500-cuda, OpenMP on the CPU)",
           .make = [](const EngineContext& c) { return make_for_id_width<SortUnique>(c); },
           .memory_bytes = &sort_unique_memory_bytes,
           .thread_level = mpi::ThreadLevel::funneled,
-          .option_groups = {&kDeviceGroup, &kIdsGroup}};
+          .option_groups = {&kDeviceGroup, &kIdsGroup},
+          .device_bytes = &sort_unique_device_bytes};
 }
 
 template <class Column>
 SortUnique<Column>::SortUnique(const EngineContext& context)
     : options_(context.options), comm_(context.comm), part_(context.part) {
-  // One rank per GPU: the node-local rank picks the device. Every rank learns whether all got one.
-  const std::string problem = sort_unique::select_device(comm_.split_shared().rank());
-  if (comm_.allreduce<std::int32_t>(problem.empty() ? 0 : 1, mpi::Op::max)) {
-    throw UserError(problem.empty() ? "sort-unique: another rank has no usable GPU" : "sort-unique: " + problem);
-  }
-  // Device buffers go straight to MPI only when MPI can read them (CUDA-aware, or the CPU build's
-  // device memory, which is host memory); otherwise each exchange is staged through host memory.
-  const bool direct_possible = sort_unique::device_memory_is_host() || mpi::cuda_aware();
-  switch (options_.device.staging) {
-    case Staging::on: staged_ = true; break;
-    case Staging::off:
-      if (!direct_possible) throw UserError("--staging off needs a CUDA-aware MPI, and this MPI does not report one");
-      staged_ = false;
-      break;
-    case Staging::automatic: staged_ = !(direct_possible && !sort_unique::device_memory_is_host()); break;
-  }
+  staged_ = device::open_device(comm_, options_.device.staging, "sort-unique");
 }
 
 template <class Column>
@@ -70,9 +64,7 @@ void SortUnique<Column>::build(const EdgeSource& source) {
         std::span<const std::int64_t>(starts), part_.rank()};
     device_ = sort_unique::make_device<Column>(graph, part_.num_vertices(), too_big);
   }
-  if (comm_.allreduce<std::int32_t>(device_ ? 0 : 1, mpi::Op::max)) {
-    throw UserError(too_big.empty() ? "sort-unique: the graph does not fit another rank's GPU" : "sort-unique: " + too_big);
-  }
+  device::check_uploaded(comm_, too_big, "sort-unique");
 }
 
 template <class Column>
