@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""The sort-unique engine's GPU runs beside its CPU runs.
+"""A GPU engine's runs beside the same engine's CPU build and a host engine's runs.
 
-Reads the JSON files bench/gpu_sort_unique.sh wrote for g500-cuda (GPU) and g500 (CPU), checks
-that every search was validated, that both searched the same roots of the same graph, and that
-each level's counters (expanded, after unique, after visited) are equal, then writes one record:
-TEPS, time a level, the share of each step, and the GPU memory sampled by nvidia-smi.
+Reads the JSON files bench/gpu_engine.sh wrote for g500-cuda (GPU) and g500 (CPU), checks that
+every search was validated, that both searched the same roots of the same graph, and that each
+level's counters are equal (sort-unique: expanded, after unique, after visited; any engine: the
+direction, the vertices found and the entries examined), then writes one record: TEPS, time a
+level, the share of each step, and the GPU memory sampled by nvidia-smi. With --host, a host
+engine's runs of the same SCALEs (hybrid-1d on the GPU machine's cores): the vertices found level
+by level must agree, and the record gives the GPU's TEPS over the host's.
 
-Usage: bench/gpu_compare.py --gpu DIR --cpu DIR [--cpu DIR ...] [--baseline DIR] -o RESULT.json
+Usage: bench/gpu_compare.py [--engine E] --gpu DIR --cpu DIR [--cpu DIR ...] [--host DIR]
+                            [--baseline DIR] -o RESULT.json
 """
 import argparse
 import glob
@@ -18,27 +22,49 @@ import sys
 COUNTERS = ("expanded", "after_unique", "after_visited")
 
 
-def load_runs(directory, binary):
-    """SCALE -> the run's JSON, for every <binary>_s<SCALE>.json in directory."""
+def load_runs(directory, binary, engine):
+    """SCALE -> the run's JSON, for every <binary>_<engine>_s<SCALE>.json in directory (and, for
+    sort-unique, the first runs' <binary>_s<SCALE>.json)."""
     found = {}
-    for path in glob.glob(os.path.join(directory, f"{binary}_s*.json")):
-        scale = int(os.path.basename(path)[len(binary) + 2:-len(".json")])
-        with open(path) as f:
-            found[scale] = json.load(f)
+    prefixes = [f"{binary}_{engine}"] + ([binary] if engine == "sort-unique" else [])
+    for prefix in prefixes:
+        for path in glob.glob(os.path.join(directory, f"{prefix}_s*.json")):
+            scale = os.path.basename(path)[len(prefix) + 2:-len(".json")]
+            if scale.isdigit():
+                with open(path) as f:
+                    found.setdefault(int(scale), json.load(f))
     return found
 
 
 def level_counters(run):
-    """One tuple of the three counters a level, in level order."""
+    """One tuple of counters a level, in level order: the engine's own (sort-unique's three
+    logical counters) where it has them, else its direction, finds and entries examined."""
     rows = []
     for level in run["levels"]:
         logical = level["traffic"]["logical"]
-        rows.append(tuple(logical.get(f"sort_unique.{c}", {}).get("items", 0) for c in COUNTERS))
+        if any(f"sort_unique.{c}" in logical for c in COUNTERS):
+            rows.append(tuple(logical.get(f"sort_unique.{c}", {}).get("items", 0) for c in COUNTERS))
+        else:
+            rows.append((level["direction"], level["discovered"], level["edges_examined"]))
     return rows
 
 
-def peak_gpu_mib(directory, scale, binary="g500-cuda"):
-    path = os.path.join(directory, f"{binary}_s{scale}_smi.csv")
+def found_per_level(run):
+    return [level["discovered"] for level in run["levels"]]
+
+
+def compare_with_host(gpu, host):
+    """Roots both searched, and whether each found the same vertices level by level."""
+    host_by_root = {r["root"]: r for r in host["runs"]}
+    both = [(r, host_by_root[r["root"]]) for r in gpu["runs"] if r["root"] in host_by_root]
+    return {"roots_compared": len(both),
+            "roots_with_equal_levels": sum(found_per_level(a) == found_per_level(b) for a, b in both)}
+
+
+def peak_gpu_mib(directory, scale, binary="g500-cuda", engine="sort-unique"):
+    path = os.path.join(directory, f"{binary}_{engine}_s{scale}_smi.csv")
+    if not os.path.exists(path):
+        path = os.path.join(directory, f"{binary}_s{scale}_smi.csv")
     if not os.path.exists(path):
         return None
     with open(path) as f:
@@ -54,7 +80,7 @@ def summary(result):
     for run in runs:
         for level in run["levels"]:
             levels += 1
-            for name, seconds in level["steps"].items():
+            for name, seconds in level.get("steps", {}).items():
                 steps[name] = steps.get(name, 0.0) + seconds
     total = sum(steps.values())
     return {
@@ -103,28 +129,34 @@ def paired_ratio(new, old):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--gpu", required=True, help="folder of g500-cuda_s*.json and their _smi.csv")
-    parser.add_argument("--cpu", action="append", default=[], help="folder of g500_s*.json (repeatable)")
+    parser.add_argument("--engine", default="sort-unique", help="the GPU engine (default sort-unique)")
+    parser.add_argument("--gpu", required=True, help="folder of g500-cuda_<engine>_s*.json and their _smi.csv")
+    parser.add_argument("--cpu", action="append", default=[], help="folder of g500_<engine>_s*.json (repeatable)")
+    parser.add_argument("--host", action="append", default=[], help="folder of a host engine's g500_<host>_s*.json")
+    parser.add_argument("--host-engine", default="hybrid-1d", help="the host engine (default hybrid-1d)")
     parser.add_argument("--baseline", help="folder of an earlier g500-cuda's runs on the same machine")
     parser.add_argument("--baseline-binary", default="g500-cuda-old", help="its binary's name (default g500-cuda-old)")
     parser.add_argument("--command", default="", help="how the runs were made, for the record")
     parser.add_argument("-o", "--out", required=True)
     args = parser.parse_args()
 
-    gpu = load_runs(args.gpu, "g500-cuda")
-    cpu = {}  # SCALE -> every CPU run of it
+    gpu = load_runs(args.gpu, "g500-cuda", args.engine)
+    cpu, host = {}, {}  # SCALE -> every CPU build's run of it, every host engine's
     for directory in args.cpu:
-        for scale, result in load_runs(directory, "g500").items():
+        for scale, result in load_runs(directory, "g500", args.engine).items():
             cpu.setdefault(scale, []).append(result)
-    baseline = load_runs(args.baseline, args.baseline_binary) if args.baseline else {}
+    for directory in args.host:
+        for scale, result in load_runs(directory, "g500", args.host_engine).items():
+            host.setdefault(scale, []).append(result)
+    baseline = load_runs(args.baseline, args.baseline_binary, args.engine) if args.baseline else {}
     if not gpu:
-        sys.exit(f"gpu_compare: no g500-cuda_s*.json in {args.gpu}")
+        sys.exit(f"gpu_compare: no g500-cuda_{args.engine}_s*.json in {args.gpu}")
 
     rows = []
     ok = True
     for scale in sorted(gpu):
-        row = {"scale": scale, "command": gpu[scale]["command"], "gpu": summary(gpu[scale]),
-               "gpu_peak_memory_mib": peak_gpu_mib(args.gpu, scale)}
+        row = {"scale": scale, "engine": args.engine, "command": gpu[scale]["command"], "gpu": summary(gpu[scale]),
+               "gpu_peak_memory_mib": peak_gpu_mib(args.gpu, scale, engine=args.engine)}
         ok &= row["gpu"]["all_valid"]
         row["cpu"] = []
         for result in cpu.get(scale, []):
@@ -133,9 +165,17 @@ def main():
             entry["gpu_over_cpu_teps"] = row["gpu"]["harmonic_mean_teps"] / entry["harmonic_mean_teps"]
             ok &= entry["all_valid"] and entry["counters"]["levels_equal"] == entry["counters"]["levels_compared"] > 0
             row["cpu"].append(entry)
+        row["host"] = []
+        for result in host.get(scale, []):
+            entry = {"engine": args.host_engine, "command": result["command"], **summary(result),
+                     "levels": compare_with_host(gpu[scale], result)}
+            entry["gpu_over_host_teps"] = row["gpu"]["harmonic_mean_teps"] / entry["harmonic_mean_teps"]
+            levels = entry["levels"]
+            ok &= entry["all_valid"] and levels["roots_with_equal_levels"] == levels["roots_compared"]
+            row["host"].append(entry)
         if scale in baseline:
             row["baseline"] = {"command": baseline[scale]["command"], **summary(baseline[scale]),
-                               "peak_memory_mib": peak_gpu_mib(args.baseline, scale, args.baseline_binary),
+                               "peak_memory_mib": peak_gpu_mib(args.baseline, scale, args.baseline_binary, args.engine),
                                "counters": compare_counters(gpu[scale], baseline[scale]),
                                "new_over_old_search_time": paired_ratio(gpu[scale], baseline[scale])}
         rows.append(row)
@@ -153,6 +193,10 @@ def main():
             print(f"  CPU {c['threads']} threads, {c['roots']} roots valid={c['all_valid']}: "
                   f"{c['harmonic_mean_teps']:.4g} TEPS, GPU/CPU {c['gpu_over_cpu_teps']:.1f}; counters equal in "
                   f"{n['levels_equal']}/{n['levels_compared']} levels of {n['roots_compared']} roots")
+        for h in row["host"]:
+            print(f"  host {h['engine']} {h['threads']} threads, {h['roots']} roots valid={h['all_valid']}: "
+                  f"{h['harmonic_mean_teps']:.4g} TEPS, GPU/host {h['gpu_over_host_teps']:.2f}; levels equal for "
+                  f"{h['levels']['roots_with_equal_levels']}/{h['levels']['roots_compared']} roots")
         if "baseline" in row:
             b = row["baseline"]
             r = b["new_over_old_search_time"]
