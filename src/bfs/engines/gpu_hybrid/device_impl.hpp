@@ -6,6 +6,7 @@
 #include <thrust/copy.h>
 #include <thrust/count.h>
 #include <thrust/device_vector.h>
+#include <thrust/execution_policy.h>
 #include <thrust/fill.h>
 #include <thrust/for_each.h>
 #include <thrust/functional.h>
@@ -23,6 +24,7 @@
 #include <cuda/atomic>
 
 #include "bfs/engines/gpu_hybrid/device.hpp"
+#include "bfs/engines/scratch_pool.hpp"
 
 #if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
 #define G500_HD __host__ __device__
@@ -125,10 +127,10 @@ class ThrustDevice final : public Device<Id> {
   }
 
   std::int64_t begin_top_down() override {
-    const std::int64_t f = thrust::count(found_.begin(), found_.end(), std::uint8_t{1});
+    const std::int64_t f = thrust::count(scratch(), found_.begin(), found_.end(), std::uint8_t{1});
     queue_.resize(f);
     const auto local = thrust::counting_iterator<std::int64_t>(0);
-    thrust::copy_if(local, local + n_local_, found_.begin(), queue_.begin(),
+    thrust::copy_if(scratch(), local, local + n_local_, found_.begin(), queue_.begin(),
                     [] G500_HD(std::uint8_t flag) { return flag != 0; });
     thrust::fill(found_.begin(), found_.end(), std::uint8_t{0});
     // Each frontier vertex's degree, then their exclusive prefix sum: scan_[f] is the total.
@@ -136,7 +138,7 @@ class ThrustDevice final : public Device<Id> {
     const std::int64_t* off = thrust::raw_pointer_cast(offsets_.data());
     thrust::transform(queue_.begin(), queue_.end(), scan_.begin(), [off] G500_HD(Id u) { return off[u + 1] - off[u]; });
     scan_[f] = 0;
-    thrust::exclusive_scan(scan_.begin(), scan_.end(), scan_.begin());
+    thrust::exclusive_scan(scratch(), scan_.begin(), scan_.end(), scan_.begin());
     return scan_[f];
   }
 
@@ -166,12 +168,13 @@ class ThrustDevice final : public Device<Id> {
       }
       return Candidate<Id>{static_cast<Id>(e.to), static_cast<Id>(e.from + lo)};
     });
-    auto end = thrust::remove_if(candidates_.begin(), candidates_.end(), [=] G500_HD(const Candidate<Id>& c) {
-      return static_cast<std::int64_t>(c.vertex) - lo >= 0 && static_cast<std::int64_t>(c.vertex) - lo < n_local;
-    });
-    thrust::sort(candidates_.begin(), end,
+    auto end =
+        thrust::remove_if(scratch(), candidates_.begin(), candidates_.end(), [=] G500_HD(const Candidate<Id>& c) {
+          return static_cast<std::int64_t>(c.vertex) - lo >= 0 && static_cast<std::int64_t>(c.vertex) - lo < n_local;
+        });
+    thrust::sort(scratch(), candidates_.begin(), end,
                  [] G500_HD(const Candidate<Id>& a, const Candidate<Id>& b) { return a.vertex < b.vertex; });
-    end = thrust::unique(candidates_.begin(), end,
+    end = thrust::unique(scratch(), candidates_.begin(), end,
                          [] G500_HD(const Candidate<Id>& a, const Candidate<Id>& b) { return a.vertex == b.vertex; });
     const std::int64_t k = end - candidates_.begin();
     // Sorted by vertex means grouped by owner: each owner's run starts at the first candidate not
@@ -239,7 +242,7 @@ class ThrustDevice final : public Device<Id> {
     // each item once and sums the entries each looked at.
     const auto items = thrust::counting_iterator<std::int64_t>(0);
     return thrust::transform_reduce(
-        items, items + n_local_,
+        scratch(), items, items + n_local_,
         [=] G500_HD(std::int64_t v) -> std::int64_t {
           if (parents[v] != -1) return 0;
           for (std::int64_t j = off[v]; j < off[v + 1]; ++j) {
@@ -260,7 +263,7 @@ class ThrustDevice final : public Device<Id> {
     const std::uint8_t* found = thrust::raw_pointer_cast(found_.data());
     const auto items = thrust::counting_iterator<std::int64_t>(0);
     const detail::FoundSums sums = thrust::transform_reduce(
-        items, items + n_local_,
+        scratch(), items, items + n_local_,
         [=] G500_HD(std::int64_t v) {
           return found[v] ? detail::FoundSums{1, off[v + 1] - off[v]} : detail::FoundSums{};
         },
@@ -273,6 +276,8 @@ class ThrustDevice final : public Device<Id> {
   }
 
  private:
+  // The execution policy of every algorithm that needs scratch memory: the pool's blocks.
+  auto scratch() { return thrust::device(pool_); }
   detail::FrontierEdges<Id> frontier_edges() const {
     return {thrust::raw_pointer_cast(scan_.data()), static_cast<std::int64_t>(queue_.size()),
             thrust::raw_pointer_cast(queue_.data()), thrust::raw_pointer_cast(offsets_.data()),
@@ -290,6 +295,7 @@ class ThrustDevice final : public Device<Id> {
   thrust::device_vector<std::int64_t> scan_, bounds_;
   thrust::device_vector<std::uint64_t> bitmap_;  // bottom-up frontier, every vertex
   thrust::device_vector<Candidate<Id>> candidates_, received_;
+  device::ScratchPool pool_;
 };
 
 template <class Id>
