@@ -6,6 +6,7 @@
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mpi/comm.hpp"
@@ -27,8 +28,27 @@ struct GraphShape {
 // growing graph), what it keeps between searches once their buffers are released (its graph;
 // 0 where the engine releases nothing), and while it searches (the graph and the search state).
 // The harness adds what it holds in each phase and takes the largest.
+struct MemoryPart {
+  std::string name;
+  double bytes = 0;
+};
 struct EngineMemory {
+  // Unnamed bytes, where an engine does not break its search down.
+  static EngineMemory of(double build, double search, double kept = 0) {
+    EngineMemory need;
+    need.build = build;
+    need.search = search;
+    need.kept = kept;
+    return need;
+  }
   double build = 0, search = 0, kept = 0;
+  // What `search` holds, named, for `g500 plan` (empty where an engine does not break it down).
+  std::vector<MemoryPart> search_parts;
+  // Adds a named structure to the search's bytes.
+  void hold(std::string name, double bytes) {
+    search += bytes;
+    search_parts.push_back({std::move(name), bytes});
+  }
 };
 
 // Options of one kind, registered, checked and written to the JSON in one place. The harness

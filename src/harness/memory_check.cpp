@@ -74,6 +74,12 @@ PhaseBytes estimate_phases(double n, double m, int num_ranks, const BfsOptions& 
   phases.bfs_graph = need.search;
   phases.build = build + need.build + phases.rank_tables;
   phases.bfs = search + phases.bfs_validation + need.search + phases.rank_tables;
+  phases.bfs_parts = {{"parents, roots", search}};
+  if (need.search_parts.empty())
+    phases.bfs_parts.push_back({"the " + phases.engine + " graph and search state", need.search});
+  phases.bfs_parts.insert(phases.bfs_parts.end(), need.search_parts.begin(), need.search_parts.end());
+  phases.bfs_parts.push_back({"validation batch", phases.bfs_validation});
+  phases.bfs_parts.push_back({"buckets and counters for each rank", phases.rank_tables});
   return phases;
 }
 

@@ -104,6 +104,11 @@ void print_scale(std::ostream& out, const PlanOptions& plan, const Machine& m, i
   if (plan.kernels.bfs) {
     line(out, "kernel 1 (build)", p.build, p.engine + " graph being built " + bytes_text(p.bfs_graph_build));
     line(out, "kernel 2 (BFS)", p.bfs, "graph " + bytes_text(p.bfs_graph) + ", validation " + bytes_text(p.bfs_validation));
+    for (const MemoryPart& part : p.bfs_parts) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "      %12s  %s\n", bytes_text(part.bytes).c_str(), part.name.c_str());
+      out << buf;
+    }
   }
   if (m.gpu_memory > 0 && plan.kernels.bfs) {
     char buf[96];

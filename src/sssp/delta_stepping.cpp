@@ -438,7 +438,7 @@ EngineMemory delta_stepping_memory_bytes(double vertices, double tuples, int ran
   if (options.prune) bytes += FinishedBits<std::uint32_t>::bytes(whole, vertices, ranks);
   // relaxation requests (buckets, sent, received): one piece, plus room for a hub's row that ends it
   bytes += 3 * (2 * id_bytes + 4) * std::min(2 * m_local, 2.0 * exchange::kRelaxRound);
-  return {.build = rows.build, .search = bytes, .kept = kept};
+  return EngineMemory::of(rows.build, bytes, kept);
 }
 
 }  // namespace g500

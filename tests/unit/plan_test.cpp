@@ -196,6 +196,32 @@ TEST(Plan, EveryPhaseCountsWhatIsHeldForEachRank) {
   EXPECT_DOUBLE_EQ(estimate_phases(n, m, 131072, bfs, both, 1).rank_tables, 2 * one.rank_tables);
 }
 
+// Kernel 2's phase named structure by structure: the parts sum to the phase, and the 2D engine
+// names its frontiers and its row index apart.
+TEST(Plan, KernelTwosStructuresSumToItsPhase) {
+  for (const EngineSpec& e : engine_table()) {
+    for (const auto& [scale, ranks] : {std::pair{20, 4}, std::pair{34, 1024}}) {
+      const double n = std::ldexp(1.0, scale), m = 16 * n;
+      RunOptions asked;
+      asked.bfs.engine = e.name;
+      const RunOptions settled = resolved_options(asked, {n, m, ranks});
+      const PhaseBytes p = estimate_phases(n, m, ranks, settled.bfs, settled.kernels, 2);
+      double sum = 0;
+      for (const MemoryPart& part : p.bfs_parts) {
+        EXPECT_GE(part.bytes, 0) << e.name << ": " << part.name;
+        sum += part.bytes;
+      }
+      EXPECT_NEAR(sum, p.bfs, 1e-9 * p.bfs) << e.name << " SCALE " << scale;
+      EXPECT_GE(p.bfs_parts.size(), 4u) << e.name;
+    }
+  }
+  const std::string text = plan_output(
+      {"--nodes", "256", "--ranks-per-node", "4", "--memory-per-node", "32GiB", "--bfs", "hybrid-2d", "--scale", "34"});
+  for (const char* name :
+       {"entries (an id each)", "row index", "row frontier bitmap", "column frontier bitmap", "validation batch"})
+    EXPECT_NE(text.find(name), std::string::npos) << name << "\n" << text;
+}
+
 }  // namespace
 }  // namespace g500
 

@@ -40,13 +40,19 @@ EngineMemory hybrid_1d_memory_bytes(const GraphShape& shape, const BfsOptions& o
   // (and in original ids, with every vertex's move back, when ordered), bitmaps, and the top-down
   // queue and its finds: a vertex joins at most one top-down step, and those run while the
   // frontier's edges are under the unexplored ones over alpha.
-  need.search = id * 2 * m_local + 8 * n_local + id * n_local;
-  if (ordered) need.search += id * n_local + 2 * shape.vertices;
-  need.search += 3 * n_local / 8 + shape.vertices / 8 + shape.vertices / 512;  // bitmaps, gathered frontier, summary
-  need.search += 3 * id * std::min(n_local, 2 * 2 * m_local / std::max(1.0, options.direction.alpha));
+  need.hold("rows: neighbour ids", id * 2 * m_local);
+  need.hold("rows: offsets", 8 * n_local);
+  need.hold("first neighbours", id * n_local);
+  if (ordered) need.hold("degree order: first parents, every vertex's move back", id * n_local + 2 * shape.vertices);
+  need.hold("visited, next, isolated: block bitmaps", 3 * n_local / 8);
+  need.hold("frontier of every vertex: bitmap and summary", shape.vertices / 8 + shape.vertices / 512);
+  need.hold("top-down queue and finds",
+            3 * id * std::min(n_local, 2 * 2 * m_local / std::max(1.0, options.direction.alpha)));
   // top-down offers (buckets, sent, received): one round, plus room for a hub's row that ends it
-  need.search += 3 * 2 * id * std::min(2 * m_local, 2.0 * exchange::kTopDownRound);
-  if (options.node.hubs > 0) need.search += IdIndex::bytes(options.node.hubs) + 17.0 * options.node.hubs;  // hubs' index, ids, state
+  need.hold("top-down offers: buckets, sent, received",
+            3 * 2 * id * std::min(2 * m_local, 2.0 * exchange::kTopDownRound));
+  if (options.node.hubs > 0)
+    need.hold("hubs: index, ids, state", IdIndex::bytes(options.node.hubs) + 17.0 * options.node.hubs);
   return need;
 }
 

@@ -17,7 +17,7 @@ EngineMemory top_down_1d_memory_bytes(const GraphShape& shape, const BfsOptions&
   bytes += n_local / 8 + 2 * 8 * n_local;                  // visited, frontier queues
   // Coalescing buffers: two per destination (filling, in flight) and the posted receives.
   bytes += (2.0 * shape.ranks + 4) * static_cast<double>(options.coalescing.coalescing_size) * 2 * id;
-  return {bytes, bytes};
+  return EngineMemory::of(bytes, bytes);
 }
 
 }  // namespace

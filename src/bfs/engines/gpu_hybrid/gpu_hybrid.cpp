@@ -32,7 +32,10 @@ EngineMemory gpu_hybrid_memory_bytes(const GraphShape& shape, const BfsOptions& 
   // The upload copies the host's rows while they are still held.
   const double host_rows = 8 * (n_local + 1) + id * arcs;
   const double build = std::max(csr_1d_build_bytes(shape.vertices, shape.tuples, shape.ranks, id), host_rows + device);
-  return {build, staging + device};
+  EngineMemory need = EngineMemory::of(build, 0);
+  if (device > 0) need.hold("device memory, here host memory: graph and search state", device);
+  need.hold("staging: a top-down round's offers each way, the frontier bitmap", staging);
+  return need;
 }
 
 }  // namespace

@@ -79,18 +79,26 @@ EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
   const double build = std::max(csr_2d_build_bytes(shape.vertices, shape.tuples, grid, id, placement),
                                 graph + vertices + codes + asking + first_entries);
 
-  double search = graph + vertices + first_entries;
-  search += 3 * n_local / 8 + n_col / 8 + n_row / 8;  // visited (two orders), next; column and row frontiers
+  EngineMemory need = EngineMemory::of(build, 0);
+  need.hold("entries (an id each)", id * arcs);
+  need.hold("row index (an offset a filled row)", offset * filled_rows);
+  need.hold("column range: filled-row bitmap and counts", n_col / 8 + id * n_col / 64);
+  need.hold("block: degrees and sort maps", (8 + 2 * id) * n_local);
+  need.hold(placement == RowPlacement::dense ? "row range: each position's vertex" : "each entry's vertex", vertices);
+  if (first_entries > 0) need.hold("filled rows' first entries and vertices", first_entries);
+  need.hold("visited (two orders) and next, block bitmaps", 3 * n_local / 8);
+  need.hold("column frontier bitmap", n_col / 8);
+  need.hold("row frontier bitmap", n_row / 8);
   // hybrid: parents found for the column's other blocks, encoded (at most an id and a byte of gap
   // a vertex), held up to the budget and one sub-step's more (a block), beside that sub-step's
   // pairs; and, when sent, those and this block's received, through the fold's slot
   const double held = std::min((id + 1) * n_local * (grid.rows - 1),
                                static_cast<double>(Grid2D<std::uint32_t>::kFoundBudget) + (id + 1) * n_local);
-  search += held + 2 * id * n_local;
-  if (grid.rows > 1) search += held + (id + 1) * n_local;
-  search += 2 * 2 * 20.0 * static_cast<double>(exchange::kTopDownRound);  // fold: two slots, sent and received
-  search += 2 * id * static_cast<double>(omp_get_max_threads()) * 4096;  // top-down claims kept, each thread
-  return {build, search};
+  need.hold("bottom-up: found parents held, a sub-step's pairs", held + 2 * id * n_local);
+  if (grid.rows > 1) need.hold("bottom-up: found parents sent and received", held + (id + 1) * n_local);
+  need.hold("fold: two slots, sent and received", 2 * 2 * 20.0 * static_cast<double>(exchange::kTopDownRound));
+  need.hold("top-down: claims kept, each thread", 2 * id * static_cast<double>(omp_get_max_threads()) * 4096);
+  return need;
 }
 
 }  // namespace

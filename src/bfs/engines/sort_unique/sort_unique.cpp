@@ -27,7 +27,7 @@ EngineMemory sort_unique_memory_bytes(const GraphShape& shape, const BfsOptions&
   // CUDA build's is the GPU's, which make_device checks against the GPU's free memory.
   double bytes = csr_1d_build_bytes(shape.vertices, shape.tuples, shape.ranks, id) + 2 * 2 * id * arcs;
   if (device::memory_is_host() && !options.device.planned_gpu) bytes += sort_unique_device_bytes(shape, options);
-  return {bytes, bytes};
+  return EngineMemory::of(bytes, bytes);
 }
 
 }  // namespace
