@@ -22,6 +22,9 @@
 // write of its own (mark with no finds changes nothing):
 //     static constexpr bool kSkipsEmptyWords = true;
 //     bool idle();                              // nothing waits for word_done (no finds held back)
+//     std::int64_t next_unvisited(std::int64_t w, std::int64_t last);  // the first word from w on
+//                                               // with a vertex to search, or one whose test needs
+//                                               // unvisited() (a last, partial word); at most last
 #include <cstdint>
 #include <span>
 
@@ -35,7 +38,7 @@ namespace g500::bottom_up {
 // kept in `rows` by bit, and searched in the next iteration. Rows of one entry have nothing more
 // to search.
 template <class Block, class Row>
-word_t fetch_rows(const Block& block, std::int64_t w, word_t rest, Row* rows) {
+[[gnu::always_inline]] inline word_t fetch_rows(const Block& block, std::int64_t w, word_t rest, Row* rows) {
   word_t need_rows = 0;
   for (; rest; rest &= rest - 1) {
     const int b = __builtin_ctzll(rest);
@@ -49,16 +52,16 @@ word_t fetch_rows(const Block& block, std::int64_t w, word_t rest, Row* rows) {
 }
 
 // The rows past their first entry of word w's vertices in `due` (kept by fetch_rows), each up to
-// its first entry in the frontier; returns the vertices found.
+// its first entry in the frontier; returns the vertices found. `examined` counts the entries read.
 template <class Block, class Row>
-word_t search_rows(Block& block, std::int64_t w, word_t due, const Row* rows) {
+word_t search_rows(Block& block, std::int64_t w, word_t due, const Row* rows, std::int64_t& examined) {
   word_t hits = 0;
   for (; due; due &= due - 1) {
     const int b = __builtin_ctzll(due);
     const local_t v = w * kWordBits + b;
     const Row& row = rows[b];
     for (auto it = row.data() + 1, end = row.data() + row.size(); it != end; ++it) {
-      ++block.counts.edges_examined;
+      ++examined;
       if (block.in_frontier(*it)) {
         block.found_in_row(v, it);
         hits |= word_t{1} << b;
@@ -78,31 +81,39 @@ constexpr bool skips_empty_words() {
 // Words [first, last) of the block. The row searches of word w - 1 run in the iteration of word w,
 // so that their prefetched rows have arrived; a word's first-entry finds are marked after the
 // previous word's row finds, so that the block sees its finds in vertex order.
+// Kept whole: the word loop is the step's hot path, and its order (a word's rows searched an
+// iteration later, finds marked in vertex order) is the point. Its counts stay in locals until
+// the end, and a word whose vertices all hit their first entries fetches no rows.
 template <class Block>
 void scan(Block& block, std::int64_t first, std::int64_t last) {
   using Row = std::span<const typename Block::Entry>;
   Row rows[2][kWordBits];  // the rows fetched for word w (rows[w & 1]) and for word w - 1
   word_t rows_due = 0;     // vertices of word w - 1 whose rows are to search
-  block.counts.words_swept += last - first;
+  std::int64_t tries = 0, examined = 0;
   for (std::int64_t w = first; w <= last; ++w) {
+    // Words with no vertex to search, after a word with no row to search and no finds held back:
+    // nothing to do, passed over in a loop of two loads and a test each.
+    if constexpr (skips_empty_words<Block>()) {
+      if (!rows_due && block.idle()) w = block.next_unvisited(w, last);
+    }
     const word_t todo = w < last ? block.unvisited(w) : 0;
-    // A word with no vertex to search, after a word with no row to search and no finds held back:
-    // nothing to do, at the cost of a load and a test.
     if constexpr (skips_empty_words<Block>()) {
       if (!todo && !rows_due && block.idle()) continue;
     }
     word_t need_rows = 0, newly = 0;
-    if (w < last) {
-      block.counts.edges_examined += __builtin_popcountll(todo);
-      block.counts.first_entry_tries += __builtin_popcountll(todo);
+    if (w < last) {  // a block may write word w whole here, found or not (hybrid-1d's next frontier)
+      tries += __builtin_popcountll(todo);
       newly = block.try_first_entries(w, todo);
-      need_rows = fetch_rows(block, w, todo & ~newly, rows[w & 1]);
+      if (const word_t rest = todo & ~newly) need_rows = fetch_rows(block, w, rest, rows[w & 1]);
     }
-    if (rows_due) block.mark(w - 1, search_rows(block, w - 1, rows_due, rows[(w - 1) & 1]));
+    if (rows_due) block.mark(w - 1, search_rows(block, w - 1, rows_due, rows[(w - 1) & 1], examined));
     block.word_done();
     if (w < last) block.mark(w, newly);
     rows_due = need_rows;
   }
+  block.counts.words_swept += last - first;
+  block.counts.first_entry_tries += tries;
+  block.counts.edges_examined += tries + examined;  // a first entry tried is an entry examined
 }
 
 }  // namespace g500::bottom_up

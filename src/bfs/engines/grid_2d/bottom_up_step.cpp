@@ -243,15 +243,24 @@ struct Grid2D<Column>::BlockScan {
 
   static constexpr bool kSkipsEmptyWords = true;
   bool idle() const { return n_before == 0 && n_ahead == 0 && n_row_finds == 0; }
+  std::int64_t next_unvisited(std::int64_t w, std::int64_t last) const {
+    const std::int64_t whole = std::min(last, words - 1);  // the last word has a mask of its own
+    while (w < whole && (filled_rows[w] & ~done[w]) == 0) ++w;
+    return w;
+  }
 
   // Another block: the previous word's first-entry and row finds, merged into `out`; this word's
   // first-entry finds wait their turn.
   void word_done() {
     if (own_block) return;
-    std::merge(before, before + n_before, row_finds, row_finds + n_row_finds, std::back_inserter(out),
-               [](const FoundPair& a, const FoundPair& b) { return found_vertex(a) < found_vertex(b); });
-    n_row_finds = 0;
-    std::copy(ahead, ahead + n_ahead, before);
+    if (n_row_finds == 0) {  // most words: the first-entry finds alone, already in order
+      if (n_before) out.insert(out.end(), before, before + n_before);
+    } else {
+      std::merge(before, before + n_before, row_finds, row_finds + n_row_finds, std::back_inserter(out),
+                 [](const FoundPair& a, const FoundPair& b) { return found_vertex(a) < found_vertex(b); });
+      n_row_finds = 0;
+    }
+    for (int i = 0; i < n_ahead; ++i) before[i] = ahead[i];
     n_before = n_ahead;
     n_ahead = 0;
   }
