@@ -23,14 +23,9 @@
 #include <algorithm>
 #include <cuda/atomic>
 
+#include "bfs/engines/device_thrust.hpp"
 #include "bfs/engines/gpu_hybrid/device.hpp"
 #include "bfs/engines/scratch_pool.hpp"
-
-#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
-#define G500_HD __host__ __device__
-#else
-#define G500_HD
-#endif
 
 namespace g500::gpu_hybrid {
 

@@ -18,13 +18,8 @@
 #include <thrust/transform_reduce.h>
 #include <thrust/unique.h>
 
+#include "bfs/engines/device_thrust.hpp"
 #include "bfs/engines/sort_unique/device.hpp"
-
-#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
-#define G500_HD __host__ __device__
-#else
-#define G500_HD
-#endif
 
 namespace g500::sort_unique {
 
