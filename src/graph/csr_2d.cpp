@@ -336,6 +336,13 @@ Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, co
 }
 
 double csr_2d_build_bytes(double vertices, double tuples, GridShape grid, double id_bytes, RowPlacement placement) {
+  double bytes = 0;
+  for (const MemoryPart& part : csr_2d_build_parts(vertices, tuples, grid, id_bytes, placement)) bytes += part.bytes;
+  return bytes;
+}
+
+std::vector<MemoryPart> csr_2d_build_parts(double vertices, double tuples, GridShape grid, double id_bytes,
+                                           RowPlacement placement) {
   const double ranks = static_cast<double>(grid.rows) * grid.cols;
   const double n_local = vertices / ranks + 64, n_col = vertices / grid.cols + 64 * grid.rows;
   const double n_row = vertices / grid.rows + 64 * grid.cols, m_local = tuples / ranks + 1;
@@ -344,7 +351,11 @@ double csr_2d_build_bytes(double vertices, double tuples, GridShape grid, double
   const double blocks = (8 + 2 * id_bytes) * n_local;
   placement = resolve_row_placement(placement, vertices, tuples, grid);
   if (placement == RowPlacement::dense) {
-    return id_bytes * arcs + 2 * 8 * n_col + rounds + blocks + id_bytes * n_row;
+    return {{"entries (an id each)", id_bytes * arcs},
+            {"row offsets and cursors", 2 * 8 * n_col},
+            {"a round's tuples and exchange buffers", rounds},
+            {"block: degrees and sort maps", blocks},
+            {"row range: each position's vertex", id_bytes * n_row}};
   }
   // The keys (a word, or a pair past 64 bits; the columns take their place) and the filled rows' offsets; the
   // sorted positions are asked in rounds (an OwnerQuery holds an owner and a slot a question, and
@@ -353,7 +364,11 @@ double csr_2d_build_bytes(double vertices, double tuples, GridShape grid, double
   const double key = std::max(8.0, 2 * id_bytes);
   const double asking = (4 + 8 + 5 * id_bytes) * std::min(arcs, static_cast<double>(kPositionRound));
   const double lengths = 2 * 2 * id_bytes * round;
-  return key * arcs + 8 * std::min(n_col, arcs) + n_col / 8 + std::max({rounds, asking, lengths}) + blocks;
+  return {{"entries' keys (then their ids, in place)", key * arcs},
+          {"filled rows' offsets", 8 * std::min(n_col, arcs)},
+          {"filled-row bitmap", n_col / 8},
+          {"round buffers: tuples, position queries, degrees", std::max({rounds, asking, lengths})},
+          {"block: degrees and sort maps", blocks}};
 }
 
 template Csr2D<std::uint32_t> build_csr_2d(const EdgeSource&, const Partition2D&, const mpi::Comm&, const mpi::Comm&,

@@ -8,6 +8,7 @@
 // lengths over the processor column: the same number the 1D engines see.
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "core/big_vector.hpp"
 #include "core/types.hpp"
@@ -16,6 +17,7 @@
 #include "graph/row_placement.hpp"
 #include "graph/sparse_rows.hpp"
 #include "mpi/comm.hpp"
+#include "graph/kernel_spec.hpp"
 #include "partition/process_grid.hpp"
 
 namespace g500 {
@@ -65,5 +67,8 @@ Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, co
 // sorted-index table of a processor row. `id_bytes`: the width of a stored entry.
 double csr_2d_build_bytes(double vertices, double tuples, GridShape grid, double id_bytes,
                           RowPlacement placement = RowPlacement::automatic);
+// The same, structure by structure (they sum to csr_2d_build_bytes).
+std::vector<MemoryPart> csr_2d_build_parts(double vertices, double tuples, GridShape grid, double id_bytes,
+                                           RowPlacement placement = RowPlacement::automatic);
 
 }  // namespace g500

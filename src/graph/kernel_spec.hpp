@@ -42,8 +42,9 @@ struct EngineMemory {
     return need;
   }
   double build = 0, search = 0, kept = 0;
-  // What `search` holds, named, for `g500 plan` (empty where an engine does not break it down).
-  std::vector<MemoryPart> search_parts;
+  // What `search` and `build` hold, named, for `g500 plan` (empty where an engine does not break
+  // them down; build's are those of the larger of its moments).
+  std::vector<MemoryPart> search_parts, build_parts;
   // Adds a named structure to the search's bytes.
   void hold(std::string name, double bytes) {
     search += bytes;

@@ -74,6 +74,11 @@ PhaseBytes estimate_phases(double n, double m, int num_ranks, const BfsOptions& 
   phases.bfs_graph = need.search;
   phases.build = build + need.build + phases.rank_tables;
   phases.bfs = search + phases.bfs_validation + need.search + phases.rank_tables;
+  phases.build_parts = {{"a round of generated tuples", build}};
+  if (need.build_parts.empty())
+    phases.build_parts.push_back({"the " + phases.engine + " graph as it is built", need.build});
+  phases.build_parts.insert(phases.build_parts.end(), need.build_parts.begin(), need.build_parts.end());
+  phases.build_parts.push_back({"buckets and counters for each rank", phases.rank_tables});
   phases.bfs_parts = {{"parents, roots", search}};
   if (need.search_parts.empty())
     phases.bfs_parts.push_back({"the " + phases.engine + " graph and search state", need.search});

@@ -28,7 +28,8 @@ struct PhaseBytes {
   double bfs_graph_build = 0, bfs_graph = 0, bfs_validation = 0, sssp_graph = 0, sssp_validation = 0;
   double rank_tables = 0;  // what is held for each rank of the run (buckets, counters), in every phase
   std::string engine;      // the BFS engine counted
-  std::vector<MemoryPart> bfs_parts;  // what kernel 2's phase holds, named; they sum to `bfs`
+  std::vector<MemoryPart> build_parts;  // what kernel 1's phase holds, named; they sum to `build`
+  std::vector<MemoryPart> bfs_parts;    // what kernel 2's phase holds, named; they sum to `bfs`
   double peak() const { return std::max({build, bfs, sssp}); }
 };
 // `bfs` and `kernels` as settled (harness/resolve.hpp): a named engine, ids and replicas concrete.

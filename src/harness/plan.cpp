@@ -82,6 +82,15 @@ void line(std::ostream& out, const std::string& what, double bytes, const std::s
   out << buf << (parts.empty() ? "" : "  (" + parts + ")") << "\n";
 }
 
+// A phase's structures, one a line under it.
+void parts(std::ostream& out, const std::vector<MemoryPart>& parts) {
+  for (const MemoryPart& part : parts) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "      %12s  %s\n", bytes_text(part.bytes).c_str(), part.name.c_str());
+    out << buf;
+  }
+}
+
 // The phase that sets the peak, and its largest part: what binds a SCALE that does not fit.
 std::string what_binds(const PhaseBytes& p) {
   if (p.peak() == p.sssp && p.sssp > 0) {
@@ -103,12 +112,9 @@ void print_scale(std::ostream& out, const PlanOptions& plan, const Machine& m, i
   else out << "does not fit even with validation batch 1; what binds is " << what_binds(p) << "\n";
   if (plan.kernels.bfs) {
     line(out, "kernel 1 (build)", p.build, p.engine + " graph being built " + bytes_text(p.bfs_graph_build));
+    parts(out, p.build_parts);
     line(out, "kernel 2 (BFS)", p.bfs, "graph " + bytes_text(p.bfs_graph) + ", validation " + bytes_text(p.bfs_validation));
-    for (const MemoryPart& part : p.bfs_parts) {
-      char buf[160];
-      std::snprintf(buf, sizeof buf, "      %12s  %s\n", bytes_text(part.bytes).c_str(), part.name.c_str());
-      out << buf;
-    }
+    parts(out, p.bfs_parts);
   }
   if (m.gpu_memory > 0 && plan.kernels.bfs) {
     char buf[96];

@@ -196,9 +196,9 @@ TEST(Plan, EveryPhaseCountsWhatIsHeldForEachRank) {
   EXPECT_DOUBLE_EQ(estimate_phases(n, m, 131072, bfs, both, 1).rank_tables, 2 * one.rank_tables);
 }
 
-// Kernel 2's phase named structure by structure: the parts sum to the phase, and the 2D engine
-// names its frontiers and its row index apart.
-TEST(Plan, KernelTwosStructuresSumToItsPhase) {
+// Kernels 1 and 2 named structure by structure: the parts sum to each phase, and the 2D engine
+// names its frontiers, its row index and its build's filled-row offsets apart.
+TEST(Plan, KernelStructuresSumToTheirPhases) {
   for (const EngineSpec& e : engine_table()) {
     for (const auto& [scale, ranks] : {std::pair{20, 4}, std::pair{34, 1024}}) {
       const double n = std::ldexp(1.0, scale), m = 16 * n;
@@ -213,12 +213,18 @@ TEST(Plan, KernelTwosStructuresSumToItsPhase) {
       }
       EXPECT_NEAR(sum, p.bfs, 1e-9 * p.bfs) << e.name << " SCALE " << scale;
       EXPECT_GE(p.bfs_parts.size(), 4u) << e.name;
+      double built = 0;
+      for (const MemoryPart& part : p.build_parts) {
+        EXPECT_GE(part.bytes, 0) << e.name << ": " << part.name;
+        built += part.bytes;
+      }
+      EXPECT_NEAR(built, p.build, 1e-9 * p.build) << e.name << " SCALE " << scale;
     }
   }
   const std::string text = plan_output(
       {"--nodes", "256", "--ranks-per-node", "4", "--memory-per-node", "32GiB", "--bfs", "hybrid-2d", "--scale", "34"});
-  for (const char* name :
-       {"entries (an id each)", "row index", "row frontier bitmap", "column frontier bitmap", "validation batch"})
+  for (const char* name : {"entries (an id each)", "row index", "row frontier bitmap", "column frontier bitmap",
+                           "validation batch", "filled rows' offsets", "a round of generated tuples"})
     EXPECT_NE(text.find(name), std::string::npos) << name << "\n" << text;
 }
 

@@ -76,10 +76,21 @@ EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
                             ? 0
                             : (4 + 8 + 2 * id + 2 * (id + 8)) * std::min(arcs, static_cast<double>(kQueryRound));
   const double first_entries = placement == RowPlacement::dense ? 2 * id * filled_rows : 0;
-  const double build = std::max(csr_2d_build_bytes(shape.vertices, shape.tuples, grid, id, placement),
-                                graph + vertices + codes + asking + first_entries);
-
-  EngineMemory need = EngineMemory::of(build, 0);
+  // Kernel 1's larger moment: its rows being placed, or hybrid-2d's tables made beside the kept graph.
+  std::vector<MemoryPart> placing = csr_2d_build_parts(shape.vertices, shape.tuples, grid, id, placement);
+  std::vector<MemoryPart> tables = {
+      {"the kept graph", graph},
+      {placement == RowPlacement::dense ? "row range: each position's vertex" : "each entry's vertex", vertices},
+      {"degree codes", codes}};
+  if (asking > 0) tables.push_back({"entries' vertices asked: round buffers", asking});
+  if (first_entries > 0) tables.push_back({"filled rows' first entries and vertices", first_entries});
+  const auto sum = [](const std::vector<MemoryPart>& parts) {
+    double bytes = 0;
+    for (const MemoryPart& part : parts) bytes += part.bytes;
+    return bytes;
+  };
+  EngineMemory need = EngineMemory::of(std::max(sum(placing), sum(tables)), 0);
+  need.build_parts = sum(placing) >= sum(tables) ? std::move(placing) : std::move(tables);
   need.hold("entries (an id each)", id * arcs);
   need.hold("row index (an offset a filled row)", offset * filled_rows);
   need.hold("column range: filled-row bitmap and counts", n_col / 8 + id * n_col / 64);
