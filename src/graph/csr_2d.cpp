@@ -336,9 +336,7 @@ Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, co
 }
 
 double csr_2d_build_bytes(double vertices, double tuples, GridShape grid, double id_bytes, RowPlacement placement) {
-  double bytes = 0;
-  for (const MemoryPart& part : csr_2d_build_parts(vertices, tuples, grid, id_bytes, placement)) bytes += part.bytes;
-  return bytes;
+  return total_bytes(csr_2d_build_parts(vertices, tuples, grid, id_bytes, placement));
 }
 
 std::vector<MemoryPart> csr_2d_build_parts(double vertices, double tuples, GridShape grid, double id_bytes,

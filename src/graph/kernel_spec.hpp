@@ -32,6 +32,11 @@ struct MemoryPart {
   std::string name;
   double bytes = 0;
 };
+inline double total_bytes(const std::vector<MemoryPart>& parts) {
+  double bytes = 0;
+  for (const MemoryPart& part : parts) bytes += part.bytes;
+  return bytes;
+}
 struct EngineMemory {
   // Unnamed bytes, where an engine does not break its search down.
   static EngineMemory of(double build, double search, double kept = 0) {

@@ -84,13 +84,9 @@ EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
       {"degree codes", codes}};
   if (asking > 0) tables.push_back({"entries' vertices asked: round buffers", asking});
   if (first_entries > 0) tables.push_back({"filled rows' first entries and vertices", first_entries});
-  const auto sum = [](const std::vector<MemoryPart>& parts) {
-    double bytes = 0;
-    for (const MemoryPart& part : parts) bytes += part.bytes;
-    return bytes;
-  };
-  EngineMemory need = EngineMemory::of(std::max(sum(placing), sum(tables)), 0);
-  need.build_parts = sum(placing) >= sum(tables) ? std::move(placing) : std::move(tables);
+
+  EngineMemory need = EngineMemory::of(std::max(total_bytes(placing), total_bytes(tables)), 0);
+  need.build_parts = total_bytes(placing) >= total_bytes(tables) ? std::move(placing) : std::move(tables);
   need.hold("entries (an id each)", id * arcs);
   need.hold("row index (an offset a filled row)", offset * filled_rows);
   need.hold("column range: filled-row bitmap and counts", n_col / 8 + id * n_col / 64);
