@@ -76,9 +76,10 @@ ScaleFit fit_scale(const PlanOptions& plan, const Machine& m, int scale) {
   return fit;
 }
 
-void line(std::ostream& out, const std::string& what, double bytes, const std::string& parts) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "  %-18s %12s a rank", what.c_str(), bytes_text(bytes).c_str());
+void line(std::ostream& out, const std::string& what, double bytes, const std::string& parts,
+          const char* per = "a rank") {
+  char buf[80];
+  std::snprintf(buf, sizeof buf, "  %-18s %12s %s", what.c_str(), bytes_text(bytes).c_str(), per);
   out << buf << (parts.empty() ? "" : "  (" + parts + ")") << "\n";
 }
 
@@ -117,9 +118,8 @@ void print_scale(std::ostream& out, const PlanOptions& plan, const Machine& m, i
     parts(out, p.bfs_parts);
   }
   if (m.gpu_memory > 0 && plan.kernels.bfs) {
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "  %-18s %12s a GPU", "kernel 2 (device)", bytes_text(fit.device).c_str());
-    out << buf << "  (the graph, a search's state and buffers; a GPU has " << bytes_text(m.gpu_memory) << ")\n";
+    line(out, "kernel 2 (device)", fit.device,
+         "the graph, a search's state and buffers; a GPU has " + bytes_text(m.gpu_memory), "a GPU");
   }
   if (plan.kernels.sssp) {
     line(out, "kernel 3 (SSSP)", p.sssp, "graph " + bytes_text(p.sssp_graph) + ", validation " + bytes_text(p.sssp_validation));

@@ -3,11 +3,14 @@
 // exchanges reach device memory (--staging); and refusing, on every rank alike, a rank without a
 // GPU or a graph that does not fit one.
 #include <cstdint>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "bfs/bfs_options.hpp"
 #include "bfs/engines/device_common.hpp"
 #include "core/error.hpp"
+#include "graph/csr_1d.hpp"
 #include "mpi/comm.hpp"
 
 namespace g500::device {
@@ -32,6 +35,21 @@ inline bool open_device(const mpi::Comm& comm, Staging staging, const std::strin
       break;
   }
   return !(direct_possible && !memory_is_host());
+}
+
+// Every rank's first vertex, and the vertex count last (ranks + 1 entries): how the device halves
+// find an offer's owner.
+inline std::vector<std::int64_t> block_starts(const Partition1D& part) {
+  std::vector<std::int64_t> starts(part.num_ranks() + 1);
+  for (int r = 0; r <= part.num_ranks(); ++r) starts[r] = part.begin_of(r);
+  return starts;
+}
+
+// Kernel 1's rows, built on the host, as the device halves take them for the upload.
+template <class Column>
+HostGraph<Column> host_graph(const Csr1D<Column>& csr, std::span<const std::int64_t> starts, int rank) {
+  return {std::span<const std::int64_t>(csr.offsets.data(), csr.offsets.size()),
+          std::span<const Column>(csr.columns.data(), static_cast<std::size_t>(csr.local_entries())), starts, rank};
 }
 
 // After every rank tried to upload its graph (`too_big` empty where it fit): collective.

@@ -36,7 +36,6 @@ template <class Id>
 class Device {
  public:
   virtual ~Device() = default;
-  virtual std::string system() const = 0;  // "cuda" or "cpu (thrust omp)"
   // A new search: every parent unset; `root` (global id) found with itself as parent where this
   // rank owns it. Returns its degree there, else 0.
   virtual std::int64_t start(std::int64_t root) = 0;

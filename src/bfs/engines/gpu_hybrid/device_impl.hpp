@@ -103,14 +103,6 @@ class ThrustDevice final : public Device<Id> {
         found_(n_local_),
         bitmap_((num_vertices + 63) / 64) {}
 
-  std::string system() const override {
-#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
-    return "cuda";
-#else
-    return "cpu (thrust omp)";
-#endif
-  }
-
   std::int64_t start(std::int64_t root) override {
     thrust::fill(parents_.begin(), parents_.end(), std::int64_t{-1});
     thrust::fill(found_.begin(), found_.end(), std::uint8_t{0});

@@ -61,17 +61,13 @@ GpuHybrid<Column>::GpuHybrid(const EngineContext& context)
 
 template <class Column>
 void GpuHybrid<Column>::build(const EdgeSource& source) {
-  std::vector<std::int64_t> starts(part_.num_ranks() + 1);
-  for (int r = 0; r <= part_.num_ranks(); ++r) starts[r] = part_.begin_of(r);
+  const std::vector<std::int64_t> starts = device::block_starts(part_);
   std::string too_big;
   {
     // Kernel 1 on the host, then the rows go to the device and the host copy is freed.
     Csr1D<Column> csr = build_csr_1d<Column>(source, part_, comm_);
     global_entries_ = comm_.allreduce<edge_count_t>(csr.local_entries(), mpi::Op::sum);
-    const gpu_hybrid::HostGraph<Column> graph{
-        std::span<const std::int64_t>(csr.offsets.data(), csr.offsets.size()),
-        std::span<const Column>(csr.columns.data(), static_cast<std::size_t>(csr.local_entries())),
-        std::span<const std::int64_t>(starts), part_.rank()};
+    const gpu_hybrid::HostGraph<Column> graph = device::host_graph(csr, starts, part_.rank());
     device_ = gpu_hybrid::make_device<Column>(graph, part_.num_vertices(), mean_arcs(), too_big);
   }
   device::check_uploaded(comm_, too_big, "gpu-hybrid");
@@ -92,8 +88,9 @@ void GpuHybrid<Column>::search(vertex_t root, std::span<vertex_t> parents, Searc
   device_->parents_to_host(parents);
 }
 
-// Rounds of at most top_down_round() frontier edges (or the tests' exchange_round); every rank runs as many as the busiest (one
-// agreement a level), and with one rank there is nothing to exchange.
+// Rounds of at most top_down_round() frontier edges (or the tests' exchange_round); every rank
+// runs as many as the busiest (one agreement a level), and with one rank there is nothing to
+// exchange.
 template <class Column>
 StepCounts GpuHybrid<Column>::top_down_step(LevelProfiler& profiler) {
   Timer step;

@@ -34,8 +34,6 @@ template <class Id>
 class Device {
  public:
   virtual ~Device() = default;
-  // Which device system this build uses ("cuda" or "cpu (thrust omp)").
-  virtual std::string system() const = 0;
   // A new search: `root` is visited with itself as parent when this rank owns it. Returns the
   // root's degree on its owner, 0 elsewhere.
   virtual std::int64_t start(std::int64_t root) = 0;

@@ -39,14 +39,6 @@ class ThrustDevice final : public Device<Id> {
         first_(g.starts[g.rank]), n_local_(g.starts[g.rank + 1] - g.starts[g.rank]), visited_(n_local_),
         seen_(num_vertices), parents_(n_local_) {}
 
-  std::string system() const override {
-#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
-    return "cuda";
-#else
-    return "cpu (thrust omp)";
-#endif
-  }
-
   std::int64_t start(std::int64_t root) override {
     thrust::fill(visited_.begin(), visited_.end(), std::uint8_t{0});
     thrust::fill(seen_.begin(), seen_.end(), std::uint8_t{0});

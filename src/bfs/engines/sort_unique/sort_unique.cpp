@@ -52,16 +52,12 @@ SortUnique<Column>::SortUnique(const EngineContext& context)
 
 template <class Column>
 void SortUnique<Column>::build(const EdgeSource& source) {
-  std::vector<std::int64_t> starts(part_.num_ranks() + 1);
-  for (int r = 0; r <= part_.num_ranks(); ++r) starts[r] = part_.begin_of(r);
+  const std::vector<std::int64_t> starts = device::block_starts(part_);
   std::string too_big;
   {
     // Kernel 1 on the host, then the rows go to the device and the host copy is freed.
     Csr1D<Column> csr = build_csr_1d<Column>(source, part_, comm_);
-    const sort_unique::HostGraph<Column> graph{
-        std::span<const std::int64_t>(csr.offsets.data(), csr.offsets.size()),
-        std::span<const Column>(csr.columns.data(), static_cast<std::size_t>(csr.local_entries())),
-        std::span<const std::int64_t>(starts), part_.rank()};
+    const sort_unique::HostGraph<Column> graph = device::host_graph(csr, starts, part_.rank());
     device_ = sort_unique::make_device<Column>(graph, part_.num_vertices(), too_big);
   }
   device::check_uploaded(comm_, too_big, "sort-unique");
