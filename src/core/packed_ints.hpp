@@ -40,6 +40,7 @@ class PackedInts {
   std::int64_t bytes() const { return static_cast<std::int64_t>(words_.size() * sizeof(std::uint64_t)); }
 
   std::uint64_t get(std::int64_t i) const { return packed_entry(words_.data(), i, bits_); }
+  const std::uint64_t* words() const { return words_.data(); }  // for packed_entry in a hot loop
   // Not thread-safe within a run of 64 entries (see above). value < 2^bits.
   void set(std::int64_t i, std::uint64_t value) {
     const std::uint64_t bit = static_cast<std::uint64_t>(i) * bits_;
@@ -50,6 +51,32 @@ class PackedInts {
       const int high = 64 - shift;
       words_[word + 1] = (words_[word + 1] & ~(mask_ >> high)) | (value >> high);
     }
+  }
+  // The same, beside other threads' set_shared and get_shared calls on other entries (the words
+  // are changed and read atomically), as when threads rewrite disjoint runs that share words.
+  void set_shared(std::int64_t i, std::uint64_t value) {
+    const std::uint64_t bit = static_cast<std::uint64_t>(i) * bits_;
+    const std::size_t word = bit / 64;
+    const int shift = static_cast<int>(bit % 64);
+    std::atomic_ref<std::uint64_t> low(words_[word]);
+    low.fetch_and(~(mask_ << shift), std::memory_order_relaxed);
+    low.fetch_or(value << shift, std::memory_order_relaxed);
+    if (shift + bits_ > 64) {
+      const int high = 64 - shift;
+      std::atomic_ref<std::uint64_t> next(words_[word + 1]);
+      next.fetch_and(~(mask_ >> high), std::memory_order_relaxed);
+      next.fetch_or(value >> high, std::memory_order_relaxed);
+    }
+  }
+  std::uint64_t get_shared(std::int64_t i) const {
+    const std::uint64_t bit = static_cast<std::uint64_t>(i) * bits_;
+    const std::size_t word = bit / 64;
+    const int shift = static_cast<int>(bit % 64);
+    auto& words = const_cast<big_vector<std::uint64_t>&>(words_);  // atomic_ref needs a mutable object
+    std::uint64_t entry = std::atomic_ref<std::uint64_t>(words[word]).load(std::memory_order_relaxed) >> shift;
+    if (shift + bits_ > 64)
+      entry |= std::atomic_ref<std::uint64_t>(words[word + 1]).load(std::memory_order_relaxed) << (64 - shift);
+    return entry & mask_;
   }
   // Entry i set to 0 if it equals `value` (!= 0), whether it did. Shared: safe beside other
   // threads' calls (the words are read and cleared atomically), not beside set() or get(); without

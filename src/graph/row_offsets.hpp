@@ -29,6 +29,8 @@ class RowOffsets {
   std::size_t size() const { return narrow() ? narrow_.size() : wide_.size(); }
   edge_count_t operator[](std::size_t i) const { return narrow() ? narrow_[i] : wide_[i]; }
   edge_count_t back() const { return (*this)[size() - 1]; }
+  // The 32-bit offsets, or null when they are 64-bit: for a hot loop that tests once.
+  const std::uint32_t* narrow_data() const { return narrow() ? narrow_.data() : nullptr; }
 
  private:
   big_vector<std::uint32_t> narrow_;

@@ -62,6 +62,7 @@ class SparseRows {
   }
   // Where the k-th row with entries starts (k = filled_rows(): the end of the last).
   edge_count_t offset(std::int64_t k) const { return offsets_[static_cast<std::size_t>(k)]; }
+  const std::uint32_t* narrow_offsets() const { return offsets_.narrow_data(); }  // or null
   // Row u's entries: [first, last), with one lookup of its place.
   struct Range {
     edge_count_t first, last;

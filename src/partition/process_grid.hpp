@@ -51,9 +51,29 @@ inline GridShape parse_grid(const std::string& text, int ranks, const std::strin
 class Partition2D {
  public:
   Partition2D(const Partition1D& part, GridShape grid)
-      : part_(part), grid_(grid), row_(part.rank() % grid.rows), col_(part.rank() / grid.rows),
-        w_begin_(grid.cols + 1, 0) {
-    for (int c = 0; c < grid.cols; ++c) w_begin_[c + 1] = w_begin_[c] + part.count_of(block_in_row(c));
+      : part_(part),
+        grid_(grid),
+        row_(part.rank() % grid.rows),
+        col_(part.rank() / grid.rows),
+        w_begin_(grid.cols + 1, 0),
+        block_begin_(grid.cols) {
+    vertex_t smallest = part.num_vertices();
+    for (int c = 0; c < grid.cols; ++c) {
+      w_begin_[c + 1] = w_begin_[c] + part.count_of(block_in_row(c));
+      block_begin_[c] = part.begin_of(block_in_row(c));
+      smallest = std::min(smallest, part.count_of(block_in_row(c)));
+    }
+    // Cells of 2^shift positions, no larger than the smallest block, so that a cell's first
+    // position's column is the column of any position in it, or the one before (empty blocks
+    // aside); at most a few cells a column.
+    while ((vertex_t{2} << w_shift_) <= smallest) ++w_shift_;
+    while ((w_count() >> w_shift_) > 4 * static_cast<vertex_t>(grid.cols) + 64) ++w_shift_;
+    w_cell_col_.resize(static_cast<std::size_t>(w_count() >> w_shift_) + 1);
+    int c = 0;
+    for (std::size_t cell = 0; cell < w_cell_col_.size(); ++cell) {
+      while (c + 1 < grid.cols && w_begin_[c + 1] <= static_cast<vertex_t>(cell) << w_shift_) ++c;
+      w_cell_col_[cell] = c;
+    }
   }
 
   const Partition1D& part() const { return part_; }
@@ -75,14 +95,23 @@ class Partition2D {
   vertex_t w_count() const { return w_begin_[grid_.cols]; }
   int row_of(vertex_t v) const { return part_.owner(v) % grid_.rows; }
   // The column (the rank in the row communicator) holding row-range position w.
-  int col_of_w(vertex_t w) const {
-    // Blocks differ by at most 64 vertices: an estimate, then a step or two.
-    int c = static_cast<int>(static_cast<double>(w) / static_cast<double>(w_count()) * grid_.cols);
-    c = std::min(std::max(c, 0), grid_.cols - 1);
-    while (w_begin_[c] > w) --c;
-    while (w_begin_[c + 1] <= w) ++c;
-    return c;
-  }
+  // Hot in a bottom-up step's finds: a table of cells, then a step at most (past empty blocks, more).
+  // A loop may copy the view, so that its tables stay in registers.
+  struct ColumnOfPosition {
+    const int* cell_col;
+    int shift;
+    const vertex_t* w_begin;
+    int operator()(vertex_t w) const {
+      int c = cell_col[static_cast<std::size_t>(w >> shift)];
+      while (w_begin[c + 1] <= w) ++c;
+      return c;
+    }
+  };
+  ColumnOfPosition column_of_position() const { return {w_cell_col_.data(), w_shift_, w_begin_.data()}; }
+  int col_of_w(vertex_t w) const { return column_of_position()(w); }
+  const vertex_t* row_block_begins() const { return block_begin_.data(); }
+  // The first vertex of the block of processor row i (this rank's) in column c.
+  vertex_t row_block_begin(int c) const { return block_begin_[c]; }
 
   // The rank that stores the entry (u, v): u's processor column, v's processor row.
   int storing_rank(vertex_t u, vertex_t v) const { return rank_of(grid_, row_of(v), col_of(u)); }
@@ -92,6 +121,9 @@ class Partition2D {
   GridShape grid_;
   int row_, col_;
   std::vector<vertex_t> w_begin_;
+  std::vector<vertex_t> block_begin_;  // this processor row's blocks' first vertices, by column
+  int w_shift_ = 0;                    // col_of_w's cells: 2^w_shift_ positions each
+  std::vector<int> w_cell_col_;        // the column of each cell's first position
 };
 
 }  // namespace g500

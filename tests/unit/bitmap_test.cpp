@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <random>
 
@@ -63,6 +64,30 @@ TEST_P(SummaryGranularity, MatchesBruteForce) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Bitmap, SummaryGranularity, ::testing::Values(1, 2, 8, 32, 64, 128, 256, 4096));
+
+// Threads rewriting disjoint entries that share words (every thread takes every T-th entry, so
+// neighbours in one word belong to different threads) leave each entry as its thread wrote it.
+TEST(PackedInts, SharedSetsOfNeighboursDoNotClobberEachOther) {
+  for (int bits : {3, 23, 33, 57}) {
+    const std::int64_t n = 4096;
+    PackedInts packed = PackedInts::for_overwrite(n, bits);
+    const std::uint64_t mask = (std::uint64_t{1} << bits) - 1;
+    const auto value = [&](std::int64_t i, int round) {
+      return ((static_cast<std::uint64_t>(i + round) * 0x9E3779B97F4A7C15ull) >> 7) & mask;
+    };
+    for (int round = 0; round < 3; ++round) {
+#pragma omp parallel num_threads(4)
+      {
+        const int t = omp_get_thread_num(), threads = omp_get_num_threads();
+        for (std::int64_t i = t; i < n; i += threads) packed.set_shared(i, value(i, round));
+      }
+      for (std::int64_t i = 0; i < n; ++i) {
+        ASSERT_EQ(packed.get_shared(i), value(i, round)) << bits << " bits, entry " << i << ", round " << round;
+        ASSERT_EQ(packed.get(i), value(i, round));
+      }
+    }
+  }
+}
 
 }  // namespace
 }  // namespace g500

@@ -30,6 +30,26 @@ TEST(ProcessGrid, ParseChecksTheRankCount) {
   EXPECT_THROW(parse_grid("99999999x1", 6), UserError);
 }
 
+// col_of_w's cells name the block that holds each position, for blocks of uneven sizes and for
+// empty ones (fewer words than ranks), and row_block_begin is that block's first vertex.
+TEST(ProcessGrid, ColumnOfEveryPositionThroughTheCells) {
+  for (const auto& [n, g] : std::vector<std::pair<vertex_t, GridShape>>{
+           {1000, {2, 3}}, {200, {3, 4}}, {64 * 7 + 5, {1, 5}}, {100000, {4, 3}}, {1 << 16, {4, 4}}, {130, {1, 1}}}) {
+    const int ranks = g.rows * g.cols;
+    std::vector<Partition1D> parts;
+    for (int r = 0; r < ranks; ++r) parts.emplace_back(n, ranks, r);
+    for (int r = 0; r < ranks; ++r) {
+      const Partition2D p(parts[r], g);
+      for (int c = 0; c < g.cols; ++c) {
+        EXPECT_EQ(p.row_block_begin(c), parts[r].begin_of(p.block_in_row(c)));
+        const vertex_t end = c + 1 < g.cols ? p.w_begin(c + 1) : p.w_count();
+        for (vertex_t w = p.w_begin(c); w < end; ++w)
+          ASSERT_EQ(p.col_of_w(w), c) << "n " << n << " rank " << r << " w " << w;
+      }
+    }
+  }
+}
+
 // Every vertex has one owner, one column range and one W position per processor row; W positions
 // of a row cover its blocks end to end, and the storing rank of (u, v) is in u's column and v's row.
 TEST(ProcessGrid, PartitionCoversTheVertices) {

@@ -183,6 +183,8 @@ struct Grid2D<Column>::BlockScan {
   const word_t* const frontier = engine.row_frontier_.data();
   const word_t* const filled_rows = engine.csr_.index.filled_words() + offset / kWordBits;  // blocks are whole words
   const Column* const first_before = engine.csr_.index.before_words() + offset / kWordBits;
+  const EntryVertex entry_vertex = engine.entry_vertex();                          // sparse rows: an entry's vertex
+  const std::uint32_t* const narrow_offsets = engine.csr_.index.narrow_offsets();  // sparse rows, or null
   StepCounts counts;
   FoundPair before[kWordBits], ahead[kWordBits], row_finds[kWordBits];
   int n_before = 0, n_ahead = 0, n_row_finds = 0;
@@ -193,26 +195,25 @@ struct Grid2D<Column>::BlockScan {
   std::span<const Column> row(local_t v) const { return engine.csr_.row(offset + v); }
   bool in_frontier(Column w) const { return (frontier[w >> 6] >> (w & 63)) & 1; }
 
-  // Row b of word w's first entry: after those of the word's rows below b that have entries.
-  FirstEntry first_of(std::int64_t w, int b) const {
-    const std::int64_t k = first_before[w] + __builtin_popcountll(filled_rows[w] & ((word_t{1} << b) - 1));
-    if (!engine.first_.empty()) return engine.first_[k];
-    const edge_count_t e = engine.csr_.index.offset(k);  // sparse rows: the entry itself
-    return {engine.csr_.columns[e], engine.entry_vertex_[e]};
+  // Row b of word w's place among the rows with entries: after those of the word's rows below b.
+  std::int64_t filled_place(std::int64_t w, int b) const {
+    return first_before[w] + __builtin_popcountll(filled_rows[w] & ((word_t{1} << b) - 1));
   }
 
   word_t try_first_entries(std::int64_t w, word_t todo) {
-    return own_block ? try_first_entries<true>(w, todo) : try_first_entries<false>(w, todo);
+    if (!engine.first_.empty()) return own_block ? try_first_entries<true>(w, todo) : try_first_entries<false>(w, todo);
+    return own_block ? try_sparse_first_entries<true>(w, todo) : try_sparse_first_entries<false>(w, todo);
   }
-  // Compiled apart for the own block, where a parent is written either way (an unvisited vertex's
-  // parent is kNoParent already), and for another block, where every try is written to `ahead` and
-  // kept only when it hits. Without branches: a hit is a coin toss in the busiest levels.
+  // Dense rows, from the table of first entries and their vertices. Compiled apart for the own
+  // block, where a parent is written either way (an unvisited vertex's parent is kNoParent already),
+  // and for another block, where every try is written to `ahead` and kept only when it hits.
+  // Without branches: a hit is a coin toss in the busiest levels.
   template <bool Own>
   word_t try_first_entries(std::int64_t w, word_t todo) {
     word_t newly = 0;
     for (word_t bits = todo; bits; bits &= bits - 1) {
       const int b = __builtin_ctzll(bits);
-      const FirstEntry first = first_of(w, b);
+      const FirstEntry first = engine.first_[filled_place(w, b)];
       const word_t hit = in_frontier(first.position);
       if constexpr (Own) {
         // the parent if hit, else kNoParent (-1), in arithmetic
@@ -226,9 +227,43 @@ struct Grid2D<Column>::BlockScan {
     }
     return newly;
   }
+  // Sparse rows: each row's first entry read in place (rows hold about one entry each), and its
+  // vertex worked out after the tries, for the hits alone.
+  template <bool Own>
+  word_t try_sparse_first_entries(std::int64_t w, word_t todo) {
+    const Column* tried[kWordBits];
+    word_t newly = 0;
+    const int ahead_before = n_ahead;
+    for (word_t bits = todo; bits; bits &= bits - 1) {
+      const int b = __builtin_ctzll(bits);
+      const std::int64_t k = filled_place(w, b);
+      const Column* const entry =
+          entry_vertex.columns + (narrow_offsets ? narrow_offsets[k] : engine.csr_.index.offset(k));
+      tried[b] = entry;
+      const word_t hit = in_frontier(*entry);
+      if constexpr (!Own) {
+        ahead[n_ahead] = found_pair(w * kWordBits + b, 0);
+        n_ahead += static_cast<int>(hit);
+      }
+      newly |= hit << b;
+    }
+    if constexpr (Own) {
+      for (word_t bits = newly; bits; bits &= bits - 1) {
+        const int b = __builtin_ctzll(bits);
+        parents[w * kWordBits + b] = entry_vertex(tried[b]);
+      }
+    } else {
+      for (int i = ahead_before; i < n_ahead; ++i) {
+        const local_t v = found_vertex(ahead[i]);
+        ahead[i] = found_pair(v, static_cast<Column>(entry_vertex(tried[v % kWordBits])));
+      }
+    }
+    return newly;
+  }
 
   void found_in_row(local_t v, const Column* entry) {
-    const Column parent = engine.vertex_of_entry(entry);
+    const Column parent =
+        static_cast<Column>(engine.first_.empty() ? entry_vertex(entry) : engine.vertex_of_entry(entry));
     if (own_block) parents[v] = static_cast<vertex_t>(parent);
     else row_finds[n_row_finds++] = found_pair(v, parent);
   }

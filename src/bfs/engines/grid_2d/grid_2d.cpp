@@ -68,20 +68,22 @@ EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
   const double offset = 1.25 * arcs < 4294967295.0 ? 4 : 8;
   const double graph = id * arcs + offset * filled_rows + n_col / 8 + id * n_col / 64 + (8 + 2 * id) * n_local;
   // hybrid: the vertex of each row-range position and its degree code (dense), or of each entry
-  // (sparse: asked in rounds, an owner, a slot, and question and answer each way a question);
+  // (sparse: asked in rounds, an owner, a slot, and question and answer each way a question; kept
+  // as its index in its block, in as many bits as a block needs, and only with sorted blocks);
   // then, dense, each filled row's first entry and its vertex.
   const double codes = placement == RowPlacement::dense ? n_row : arcs;
-  const double vertices = placement == RowPlacement::dense ? id * n_row : id * arcs;
+  const double index_bytes = options.grid.sort_vertices ? rows::id_bits(static_cast<std::int64_t>(n_local)) / 8.0 : 0;
+  const double vertices = placement == RowPlacement::dense ? id * n_row : index_bytes * arcs;
+  const char* const vertices_name = placement == RowPlacement::dense ? "row range: each position's vertex"
+                                                                     : "each entry's vertex: its index in its block";
   const double asking = placement == RowPlacement::dense
                             ? 0
                             : (4 + 8 + 2 * id + 2 * (id + 8)) * std::min(arcs, static_cast<double>(kQueryRound));
   const double first_entries = placement == RowPlacement::dense ? 2 * id * filled_rows : 0;
   // Kernel 1's larger moment: its rows being placed, or hybrid-2d's tables made beside the kept graph.
   std::vector<MemoryPart> placing = csr_2d_build_parts(shape.vertices, shape.tuples, grid, id, placement);
-  std::vector<MemoryPart> tables = {
-      {"the kept graph", graph},
-      {placement == RowPlacement::dense ? "row range: each position's vertex" : "each entry's vertex", vertices},
-      {"degree codes", codes}};
+  std::vector<MemoryPart> tables = {{"the kept graph", graph}, {"degree codes", codes}};
+  if (vertices > 0) tables.insert(tables.begin() + 1, {vertices_name, vertices});
   if (asking > 0) tables.push_back({"entries' vertices asked: round buffers", asking});
   if (first_entries > 0) tables.push_back({"filled rows' first entries and vertices", first_entries});
 
@@ -91,7 +93,7 @@ EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
   need.hold("row index (an offset a filled row)", offset * filled_rows);
   need.hold("column range: filled-row bitmap and counts", n_col / 8 + id * n_col / 64);
   need.hold("block: degrees and sort maps", (8 + 2 * id) * n_local);
-  need.hold(placement == RowPlacement::dense ? "row range: each position's vertex" : "each entry's vertex", vertices);
+  if (vertices > 0) need.hold(vertices_name, vertices);
   if (first_entries > 0) need.hold("filled rows' first entries and vertices", first_entries);
   need.hold("visited (two orders) and next, block bitmaps", 3 * n_local / 8);
   need.hold("column frontier bitmap", n_col / 8);
@@ -190,7 +192,11 @@ void Grid2D<Column>::build_bottom_up_tables() {
     for (edge_count_t e = first; e < end; ++e)
       if (code_at(e) > code_at(best)) best = e;
     std::rotate(columns + first, columns + best, columns + best + 1);
-    if (by_entry) std::rotate(entry_vertex_.data() + first, entry_vertex_.data() + best, entry_vertex_.data() + best + 1);
+    if (by_entry && !entry_index_.empty() && best != first) {  // rows end inside shared words
+      const std::uint64_t moved = entry_index_.get_shared(best);
+      for (edge_count_t e = best; e > first; --e) entry_index_.set_shared(e, entry_index_.get_shared(e - 1));
+      entry_index_.set_shared(first, moved);
+    }
   }
   // Dense rows: each filled row's first entry and its vertex, read in order by the bottom-up scan.
   // Sparse rows hold about one entry a filled row, so the scan reads the entries themselves.
@@ -239,25 +245,31 @@ std::vector<std::uint8_t> Grid2D<Column>::gather_row_tables() {
 template <class Column>
 std::vector<std::uint8_t> Grid2D<Column>::ask_entry_vertices() {
   struct Answer {
-    Column vertex;
+    Column index;  // the vertex's local index in its block
     std::uint8_t code;
   };
   const PositionBlocks blocks{grid_};
   exchange::OwnerQuery<Column, Answer, PositionBlocks> query(row_comm_, blocks);
   const std::int64_t entries = csr_.local_entries();
-  entry_vertex_.resize(static_cast<std::size_t>(entries));
+  // Unsorted blocks: a position is the vertex's offset in its block, so only the codes are kept.
+  const bool keep_index = options_.grid.sort_vertices;
+  if (keep_index) {
+    local_t largest = 0;
+    for (int c = 0; c < grid_.grid().cols; ++c) largest = std::max(largest, part_.count_of(grid_.block_in_row(c)));
+    entry_index_ = PackedInts::for_overwrite(entries, rows::id_bits(largest));
+  }
   std::vector<std::uint8_t> code(static_cast<std::size_t>(entries));
   query.ask_in_rounds(
       std::span<const Column>(csr_.columns.data(), static_cast<std::size_t>(entries)), kQueryRound,
       [](Column w) { return static_cast<vertex_t>(w); },
       [&](Column w) {
         const local_t local = csr_.to_local(blocks.to_local(static_cast<vertex_t>(w)));
-        return Answer{static_cast<Column>(own_begin_ + local), degree_code(csr_.degree[local])};
+        return Answer{static_cast<Column>(local), degree_code(csr_.degree[local])};
       },
       [&](std::int64_t first, std::span<const Answer> answers) {
 #pragma omp parallel for schedule(static)
         for (std::int64_t i = 0; i < static_cast<std::int64_t>(answers.size()); ++i) {
-          entry_vertex_[first + i] = answers[i].vertex;
+          if (keep_index) entry_index_.set_shared(first + i, answers[i].index);
           code[first + i] = answers[i].code;
         }
       });

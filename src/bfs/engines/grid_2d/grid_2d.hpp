@@ -34,6 +34,7 @@
 #include "bfs/engine_spec.hpp"
 #include "bfs/level_profiler.hpp"
 #include "core/bitmap.hpp"
+#include "core/packed_ints.hpp"
 #include "core/padded.hpp"
 #include "exchange/fold_codec.hpp"
 #include "exchange/found_parents_codec.hpp"
@@ -67,8 +68,8 @@ class Grid2D : public BfsEngine {
   // Dense rows: the vertex of every row-range position (w_to_global_), gathered in the row; returns
   // each position's degree code.
   std::vector<std::uint8_t> gather_row_tables();
-  // Sparse rows: the vertex of every entry (entry_vertex_), asked of its owner in the row in
-  // bounded rounds; returns each entry's degree code.
+  // Sparse rows: each entry's vertex's index in its block (entry_index_, with vertex sorting), asked
+  // of its owner in the row in bounded rounds; returns each entry's degree code.
   std::vector<std::uint8_t> ask_entry_vertices();
   // The blocks of this rank's processor row by row-range position, as OwnerQuery's partition: rank c
   // of the row holds column c's, and a position's place in its block is its sorted index.
@@ -144,9 +145,32 @@ class Grid2D : public BfsEngine {
     if (!w_to_global_.empty()) return static_cast<local_t>(w_to_global_[own_w_begin_ + sorted]) - own_begin_;
     return csr_.to_local(sorted);
   }
-  // The vertex behind a row entry, for a parent a bottom-up step finds past the row's first entry.
-  Column vertex_of_entry(const Column* entry) const {
-    return entry_vertex_.empty() ? w_to_global_[*entry] : entry_vertex_[entry - csr_.columns.data()];
+  // Sparse rows: the vertex behind an entry. Its block is its position's column's, and its index
+  // there the entry's own (sorted blocks) or the position's offset in the block (unsorted: no table
+  // at all). Raw tables, which a scan copies, so that a find reloads nothing through the engine.
+  struct EntryVertex {
+    const Column* columns;
+    const std::uint64_t* index_words;  // null for unsorted blocks
+    int index_bits;
+    typename Partition2D::ColumnOfPosition column_of;
+    const vertex_t* block_begin;
+    vertex_t operator()(const Column* entry) const {
+      const vertex_t w = static_cast<vertex_t>(*entry);
+      const int c = column_of(w);
+      const vertex_t index = index_words ? static_cast<vertex_t>(packed_entry(index_words, entry - columns, index_bits))
+                                         : w - column_of.w_begin[c];
+      return block_begin[c] + index;
+    }
+  };
+  EntryVertex entry_vertex() const {
+    return {csr_.columns.data(), entry_index_.empty() ? nullptr : entry_index_.words(), entry_index_.bits(),
+            grid_.column_of_position(), grid_.row_block_begins()};
+  }
+  // The vertex behind a row entry, for a parent a bottom-up step finds: dense rows from the row
+  // range's table.
+  vertex_t vertex_of_entry(const Column* entry) const {
+    if (!w_to_global_.empty()) return static_cast<vertex_t>(w_to_global_[*entry]);
+    return entry_vertex()(entry);
   }
   // Frontiers below N/32 vertices travel as lists of positions, larger ones as bitmaps.
   bool sparse(std::int64_t frontier_vertices) const {
@@ -200,13 +224,15 @@ class Grid2D : public BfsEngine {
   Csr2D<Column> csr_;
   edge_count_t global_entries_ = 0;
   std::vector<Column> w_to_global_;  // bottom-up, dense rows: the vertex at each row-range position
-  big_vector<Column> entry_vertex_;  // bottom-up, sparse rows: the vertex of each entry
+  // Bottom-up, sparse rows with sorted blocks: each entry's vertex's local index in its block, in
+  // as many bits as a block's vertices need.
+  PackedInts entry_index_;
   vertex_t own_w_begin_ = 0, own_begin_ = 0;  // this block's first row-range position and first vertex
   // Bottom-up, by row of the column range, read in order: each row's first entry, as its row-range
   // position and its vertex's global id, so that most rows are settled without a read of the row
   // itself. Only rows with entries have one (a 2D rank's rows are often empty), at the row's place
   // among them (csr_.index.rank); rows without entries are never searched. Dense rows only: sparse
-  // ones hold about one entry a filled row, and the scan reads that entry and entry_vertex_'s.
+  // ones hold about one entry a filled row, and the scan reads that entry (and its vertex on a hit).
   struct FirstEntry {
     Column position, vertex;
   };
