@@ -2,10 +2,12 @@
 // Row offsets for layouts where most rows may be empty. A 2D rank holds a row for each vertex of
 // its processor column (N/C rows) but only M/P entries, so past a few hundred ranks most of its
 // rows are empty. One bit a row says which rows have entries; a count every 64 rows says how many
-// such rows come before; and only rows with entries have an offset. That is about two bits a row
-// plus one offset a filled row, where a table of every row costs 32 or 64 bits a row.
+// such rows come before (32 bits: past 2^32 rows, counted from a base every 2^32 rows); and only
+// rows with entries have an offset. That is 1.5 bits a row plus one offset a filled row, where a
+// table of every row costs 32 or 64 bits a row.
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 #include "core/big_vector.hpp"
 #include "core/bitmap.hpp"
@@ -14,8 +16,9 @@
 
 namespace g500 {
 
-// Count: wide enough for the number of rows (a row id's type).
-template <class Count>
+// Count: wide enough for the number of rows (a row id's type). With 32 bits there are at most
+// 2^32 rows, so no base is needed. BaseShift: log2 of the words a base spans (smaller in tests).
+template <class Count, int BaseShift = 26>
 class SparseRows {
  public:
   SparseRows() = default;
@@ -50,15 +53,24 @@ class SparseRows {
   std::int64_t filled_rows() const { return static_cast<std::int64_t>(offsets_.size()) - 1; }
   edge_count_t entries() const { return offsets_.size() ? offsets_.back() : 0; }
   bool filled(local_t u) const { return filled_.test(u); }
-  // The bits of rows with entries, and the count of such rows before each word of them.
+  // The bits of rows with entries, and the count of such rows before each word of them: before
+  // word w, before_low()[w] plus, with 64-bit counts, before_base()[w >> kBaseShift].
+  static constexpr bool kBased = sizeof(Count) > 4;
+  static constexpr int kBaseShift = BaseShift;  // 2^26 words: 2^32 rows, whose counts fit 32 bits
   const word_t* filled_words() const { return filled_.data(); }
-  const Count* before_words() const { return before_.data(); }
+  const std::uint32_t* before_low() const { return before_.data(); }
+  const std::int64_t* before_base() const { return base_.data(); }
+  std::int64_t before(std::int64_t w) const {
+    if constexpr (kBased)
+      return base_[static_cast<std::size_t>(w >> kBaseShift)] + before_[w];
+    else
+      return before_[w];
+  }
 
   // Rows with entries before row u: u's place among them, when it has entries.
   std::int64_t rank(local_t u) const {
     const std::int64_t w = u / kWordBits;
-    return static_cast<std::int64_t>(before_[w]) +
-           __builtin_popcountll(filled_.word(w) & ((word_t{1} << (u % kWordBits)) - 1));
+    return before(w) + __builtin_popcountll(filled_.word(w) & ((word_t{1} << (u % kWordBits)) - 1));
   }
   // Where the k-th row with entries starts (k = filled_rows(): the end of the last).
   edge_count_t offset(std::int64_t k) const { return offsets_[static_cast<std::size_t>(k)]; }
@@ -75,19 +87,22 @@ class SparseRows {
  private:
   // The rows with entries before each word; returns their total.
   std::int64_t count_before() {
-    before_.resize(static_cast<std::size_t>(filled_.num_words()) + 1);
+    const std::int64_t words = filled_.num_words();
+    before_.resize(static_cast<std::size_t>(words) + 1);
+    base_.clear();
     std::int64_t count = 0;
-    for (std::int64_t w = 0; w < filled_.num_words(); ++w) {
-      before_[w] = static_cast<Count>(count);
-      count += __builtin_popcountll(filled_.word(w));
+    for (std::int64_t w = 0; w <= words; ++w) {
+      if (kBased && w % (std::int64_t{1} << kBaseShift) == 0) base_.push_back(count);
+      before_[w] = static_cast<std::uint32_t>(kBased ? count - base_.back() : count);
+      if (w < words) count += __builtin_popcountll(filled_.word(w));
     }
-    before_[filled_.num_words()] = static_cast<Count>(count);
     return count;
   }
 
   local_t rows_ = 0;
   Bitmap filled_;
-  big_vector<Count> before_;  // one a word, and the total last
+  big_vector<std::uint32_t> before_;  // one a word, and the total last
+  std::vector<std::int64_t> base_;    // 64-bit counts: the count before every 2^kBaseShift words
   RowOffsets offsets_;         // of the rows with entries, + 1
 };
 

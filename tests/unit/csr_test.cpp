@@ -307,6 +307,21 @@ TEST(SparseRowsTest, RangesEqualTheFullTable) {
       }
     }
   }
+  // 64-bit counts from a base every 2^2 words (2^26 in use), crossing many bases.
+  std::vector<edge_count_t> many(2000, 0);
+  for (std::size_t u = 0; u < many.size(); ++u) many[u] = (u * 2654435761u) % 5 < 2 ? u % 3 + 1 : 0;
+  big_vector<edge_count_t> dense(many.size() + 1, 0);
+  for (std::size_t u = 0; u < many.size(); ++u) dense[u + 1] = dense[u] + many[u];
+  const SparseRows<std::uint64_t, 2> based(dense);
+  const SparseRows<std::uint32_t> plain(dense);
+  EXPECT_GT(based.filled_rows(), 500);
+  for (local_t u = 0; u < based.rows(); ++u) {
+    ASSERT_EQ(based.rank(u), plain.rank(u)) << u;
+    ASSERT_EQ(based.range(u).first, dense[u]) << u;
+    ASSERT_EQ(based.range(u).last, dense[u + 1]) << u;
+  }
+  for (std::int64_t w = 0; w * kWordBits < based.rows(); ++w) ASSERT_EQ(based.before(w), plain.before(w)) << w;
+
   const SparseRows<std::uint64_t> none(big_vector<edge_count_t>(1, 0));
   EXPECT_EQ(none.rows(), 0);
   EXPECT_EQ(none.filled_rows(), 0);

@@ -182,7 +182,8 @@ struct Grid2D<Column>::BlockScan {
   std::vector<FoundPair>& out;   // another block: the finds, in vertex order
   const word_t* const frontier = engine.row_frontier_.data();
   const word_t* const filled_rows = engine.csr_.index.filled_words() + offset / kWordBits;  // blocks are whole words
-  const Column* const first_before = engine.csr_.index.before_words() + offset / kWordBits;
+  const std::uint32_t* const first_before = engine.csr_.index.before_low() + offset / kWordBits;
+  const std::int64_t* const before_base = engine.csr_.index.before_base();         // 64-bit counts' bases
   const EntryVertex entry_vertex = engine.entry_vertex();                          // sparse rows: an entry's vertex
   const std::uint32_t* const narrow_offsets = engine.csr_.index.narrow_offsets();  // sparse rows, or null
   StepCounts counts;
@@ -197,7 +198,10 @@ struct Grid2D<Column>::BlockScan {
 
   // Row b of word w's place among the rows with entries: after those of the word's rows below b.
   std::int64_t filled_place(std::int64_t w, int b) const {
-    return first_before[w] + __builtin_popcountll(filled_rows[w] & ((word_t{1} << b) - 1));
+    std::int64_t before = first_before[w];
+    if constexpr (SparseRows<Column>::kBased)
+      before += before_base[(offset / kWordBits + w) >> SparseRows<Column>::kBaseShift];
+    return before + __builtin_popcountll(filled_rows[w] & ((word_t{1} << b) - 1));
   }
 
   word_t try_first_entries(std::int64_t w, word_t todo) {

@@ -66,7 +66,7 @@ EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
   // Offsets are 32-bit while a rank's entries number below 2^32 (graph/row_offsets.hpp), with room
   // for a rank that holds a quarter more than the mean.
   const double offset = 1.25 * arcs < 4294967295.0 ? 4 : 8;
-  const double graph = id * arcs + offset * filled_rows + n_col / 8 + id * n_col / 64 + (8 + 2 * id) * n_local;
+  const double graph = id * arcs + offset * filled_rows + n_col / 8 + 4 * n_col / 64 + (8 + 2 * id) * n_local;
   // hybrid: the vertex of each row-range position and its degree code (dense), or of each entry
   // (sparse: asked in rounds, an owner, a slot, and question and answer each way a question; kept
   // as its index in its block, in as many bits as a block needs, and only with sorted blocks);
@@ -91,7 +91,7 @@ EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
   need.build_parts = total_bytes(placing) >= total_bytes(tables) ? std::move(placing) : std::move(tables);
   need.hold("entries (an id each)", id * arcs);
   need.hold("row index (an offset a filled row)", offset * filled_rows);
-  need.hold("column range: filled-row bitmap and counts", n_col / 8 + id * n_col / 64);
+  need.hold("column range: filled-row bitmap and counts", n_col / 8 + 4 * n_col / 64);
   need.hold("block: degrees and sort maps", (8 + 2 * id) * n_local);
   if (vertices > 0) need.hold(vertices_name, vertices);
   if (first_entries > 0) need.hold("filled rows' first entries and vertices", first_entries);
