@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -48,8 +49,8 @@ inline std::int64_t count_set(const Bitmap& bits, vertex_t begin, vertex_t end) 
 // so each owner's come as one run; rank i of the column takes the owners from i on, cyclically, so
 // that in a round the column's ranks send to different owners and none receives much more than a
 // round.
-template <class Column>
-big_vector<Column> block_degrees_of_filled(const Bitmap& filled, const big_vector<edge_count_t>& offsets,
+template <class Column, class Offset>
+big_vector<Column> block_degrees_of_filled(const Bitmap& filled, const big_vector<Offset>& offsets,
                                            const Partition2D& grid, const mpi::Comm& col_comm, std::int64_t round) {
   const Partition1D& part = grid.part();
   const int rows = grid.grid().rows, first_block = grid.col() * rows;
@@ -132,9 +133,9 @@ struct RowTarget {
 
 // The first `unique` keys of `store` (sorted, distinct) as rows with entries: their bits (returned),
 // their offsets (+ 1), and the columns, written over the keys in `store`, which becomes `columns`.
-template <class Column, class Key>
+template <class Column, class Key, class Offset>
 Bitmap rows_from_keys(big_vector<Column>& store, std::int64_t unique, int to_bits, local_t n_rows,
-                      big_vector<edge_count_t>& offsets, big_vector<Column>& columns) {
+                      big_vector<Offset>& offsets, big_vector<Column>& columns) {
   const Key* const keys = reinterpret_cast<const Key*>(store.data());
   const auto row_of = [&](const Key& key) {
     if constexpr (std::is_same_v<Key, std::uint64_t>) return static_cast<local_t>(key >> to_bits);
@@ -149,7 +150,7 @@ Bitmap rows_from_keys(big_vector<Column>& store, std::int64_t unique, int to_bit
   for (std::int64_t k = 0; k < unique; ++k) {
     if (k == 0 || row_of(keys[k]) != row_of(keys[k - 1])) ++rows_with_entries;
   }
-  offsets = big_vector<edge_count_t>(static_cast<std::size_t>(rows_with_entries) + 1);
+  offsets = big_vector<Offset>(static_cast<std::size_t>(rows_with_entries) + 1);
   // Keys in, columns out over them, byte copies both ways (one buffer seen as two types).
   char* const bytes = reinterpret_cast<char*>(store.data());
   std::int64_t row = 0;
@@ -159,7 +160,7 @@ Bitmap rows_from_keys(big_vector<Column>& store, std::int64_t unique, int to_bit
     std::memcpy(&key, bytes + k * sizeof(Key), sizeof(Key));
     if (const local_t r = row_of(key); r != previous) {
       filled.set(r);
-      offsets[row++] = k;
+      offsets[row++] = static_cast<Offset>(k);
       previous = r;
     }
     const Column column = to_of(key);
@@ -168,18 +169,26 @@ Bitmap rows_from_keys(big_vector<Column>& store, std::int64_t unique, int to_bit
   store.resize(static_cast<std::size_t>(unique));
   release_spare_capacity(store);
   columns = std::move(store);
-  offsets[rows_with_entries] = unique;
+  offsets[rows_with_entries] = static_cast<Offset>(unique);
   return filled;
 }
+
+// The sorted, distinct keys place_by_keys leaves, in the store that becomes the columns.
+template <class Column>
+struct SortedKeys {
+  big_vector<Column> store;
+  std::int64_t unique = 0;
+  int to_bits = 1;
+};
 
 // Kernel 1 by sort keys, for a rank whose column range has more rows than it has arcs (past a few
 // hundred ranks): no table of the column range's rows but a bit a row. Two passes, as the dense
 // placement has: the arcs each rank will hold are counted where the tuples are made; then every
-// arc arrives as one key, its row above its target, and the sorted keys become rows with entries
-// only, duplicates dropped. Returns the rows with entries; `offsets` holds theirs (+ 1).
+// arc arrives as one key, its row above its target, and the keys are sorted and their copies
+// dropped (rows_from_keys then makes rows with entries only, with offsets as narrow as they fit).
 template <class Column, class Key>
-Bitmap place_by_keys(const EdgeSource& source, const Partition2D& grid, const mpi::Comm& comm, std::int64_t round,
-                     big_vector<edge_count_t>& offsets, big_vector<Column>& columns) {
+SortedKeys<Column> place_by_keys(const EdgeSource& source, const Partition2D& grid, const mpi::Comm& comm,
+                                 std::int64_t round) {
   const Partition1D& part = grid.part();
   const auto dest_of = [&](vertex_t u, vertex_t v) { return grid.storing_rank(u, v); };
   // Pass 1: arcs to each rank, by thread, summed; each rank learns its own total.
@@ -226,8 +235,7 @@ Bitmap place_by_keys(const EdgeSource& source, const Partition2D& grid, const mp
   if constexpr (std::is_same_v<Key, std::uint64_t>) sort_keys(std::span<Key>(keys, static_cast<std::size_t>(arriving)));
   else std::sort(keys, keys + arriving);
   const std::int64_t unique = std::unique(keys, keys + arriving) - keys;
-
-  return rows_from_keys<Column, Key>(store, unique, to_bits, grid.col_count(grid.col()), offsets, columns);
+  return {std::move(store), unique, to_bits};
 }
 
 // The blocks of a processor row, as OwnerQuery's partition: rank c of the row holds the block of
@@ -262,48 +270,19 @@ void ask_sorted_positions(Csr2D<Column>& csr, const Partition2D& grid, const mpi
       });
 }
 
-}  // namespace
-
-RowPlacement resolve_row_placement(RowPlacement placement, double vertices, double tuples, GridShape grid) {
-  if (placement != RowPlacement::automatic) return placement;
-  // The dense placement holds 16 bytes a row (offsets, and cursors or their room); the keys
-  // placement 8 bytes an arc more than the columns.
-  const double rows = vertices / grid.cols, arcs = 2 * tuples / (static_cast<double>(grid.rows) * grid.cols);
-  return 16 * rows > 8 * arcs ? RowPlacement::sparse : RowPlacement::dense;
-}
-
-template <class Column>
-Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, const mpi::Comm& comm,
-                           const mpi::Comm& row_comm, const mpi::Comm& col_comm, bool sort_vertices,
-                           std::int64_t round, RowPlacement placement) {
+// Kernel 1's last steps, either placement: entries become row-range positions (with sorted blocks,
+// asked of the owners in the row for sparse rows, or from the row's gathered maps for dense ones;
+// else by arithmetic), the rows are sorted again when the blocks were, and the index is kept.
+template <class Column, class Offset>
+void finish_rows(Csr2D<Column>& csr, big_vector<Offset>& offsets, Bitmap filled, const Partition2D& grid,
+                 const mpi::Comm& row_comm, bool sort_vertices) {
   const Partition1D& part = grid.part();
-  const local_t n_rows = grid.col_count(grid.col());
-  placement = resolve_row_placement(placement, static_cast<double>(part.num_vertices()),
-                                    static_cast<double>(source.global_tuples()), grid.grid());
-  // Wide while kernel 1 moves rows: every row's (dense), or the rows with entries' (sparse).
-  big_vector<edge_count_t> offsets;
-  Csr2D<Column> csr;
-  Bitmap filled;  // sparse: the rows with entries
-  if (placement == RowPlacement::dense) {
-    rows::Rows<Column> placed = rows::place_arcs<Column>(
-        source, comm, round, n_rows, part.num_vertices(), [&](vertex_t u, vertex_t v) { return grid.storing_rank(u, v); },
-        [&](int rank) { return grid.col_begin(rank / grid.grid().rows); });
-    offsets = std::move(placed.offsets);
-    csr.columns = std::move(placed.columns);
-    rows::sort_rows_by_id(offsets, csr.columns);
-    csr.degree = block_degrees<Column>(offsets, grid, col_comm);
-  } else {
-    const bool one_word = rows::id_bits(part.num_vertices()) + rows::id_bits(n_rows) <= 64;
-    filled = one_word ? place_by_keys<Column, std::uint64_t>(source, grid, comm, round, offsets, csr.columns)
-                      : place_by_keys<Column, RowTarget<Column>>(source, grid, comm, round, offsets, csr.columns);
-    csr.degree = block_degrees_of_filled<Column>(filled, offsets, grid, col_comm, round);
-  }
-
-  // Entries become row-range positions. Global ids rise with the column, and so with the row-range position,
-  // block by block, so rows stay in order unless the blocks are sorted.
+  const bool dense = csr.placement == RowPlacement::dense;
+  // Global ids rise with the column, and so with the row-range position, block by block, so rows
+  // stay in order unless the blocks are sorted.
   if (sort_vertices) sort_block(csr);
   std::vector<Column> w_sorted;  // dense: the sorted index of every row-range position's vertex
-  if (sort_vertices && placement == RowPlacement::dense) {
+  if (sort_vertices && dense) {
     mpi::Counts counts(grid.grid().cols), displs(grid.grid().cols);
     for (int c = 0; c < grid.grid().cols; ++c) {
       counts[c] = part.count_of(grid.block_in_row(c));
@@ -313,7 +292,7 @@ Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, co
     row_comm.allgatherv<Column>({csr.local_to_sorted.data(), csr.local_to_sorted.size()}, w_sorted.data(), counts,
                                 displs);
   }
-  if (sort_vertices && placement == RowPlacement::sparse) {
+  if (sort_vertices && !dense) {
     ask_sorted_positions(csr, grid, row_comm);
   } else {
     const std::int64_t entries = static_cast<std::int64_t>(offsets.back());
@@ -329,9 +308,70 @@ Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, co
     release_storage(w_sorted);
     rows::sort_rows_by_id(offsets, csr.columns);
   }
-  csr.placement = placement;
-  csr.index = placement == RowPlacement::dense ? SparseRows<Column>(offsets)
-                                               : SparseRows<Column>(n_rows, std::move(filled), std::move(offsets));
+  if constexpr (std::is_same_v<Offset, edge_count_t>) {
+    if (dense) {
+      csr.index = SparseRows<Column>(offsets);
+      return;
+    }
+  }
+  csr.index = SparseRows<Column>(grid.col_count(grid.col()), std::move(filled), std::move(offsets));
+}
+
+// Sparse rows from place_by_keys's sorted keys, with offsets of type Offset.
+template <class Column, class Offset>
+void sparse_rows_from_keys(Csr2D<Column>& csr, SortedKeys<Column>& keys, bool one_word, const Partition2D& grid,
+                           const mpi::Comm& row_comm, const mpi::Comm& col_comm, bool sort_vertices,
+                           std::int64_t round) {
+  const local_t n_rows = grid.col_count(grid.col());
+  big_vector<Offset> offsets;
+  Bitmap filled = one_word ? rows_from_keys<Column, std::uint64_t, Offset>(keys.store, keys.unique, keys.to_bits,
+                                                                           n_rows, offsets, csr.columns)
+                           : rows_from_keys<Column, RowTarget<Column>, Offset>(keys.store, keys.unique, keys.to_bits,
+                                                                               n_rows, offsets, csr.columns);
+  csr.degree = block_degrees_of_filled<Column>(filled, offsets, grid, col_comm, round);
+  finish_rows(csr, offsets, std::move(filled), grid, row_comm, sort_vertices);
+}
+
+}  // namespace
+
+RowPlacement resolve_row_placement(RowPlacement placement, double vertices, double tuples, GridShape grid) {
+  if (placement != RowPlacement::automatic) return placement;
+  // The dense placement holds 16 bytes a row (offsets, and cursors or their room); the keys
+  // placement 8 bytes an arc more than the columns.
+  const double rows = vertices / grid.cols, arcs = 2 * tuples / (static_cast<double>(grid.rows) * grid.cols);
+  return 16 * rows > 8 * arcs ? RowPlacement::sparse : RowPlacement::dense;
+}
+
+template <class Column>
+Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, const mpi::Comm& comm,
+                           const mpi::Comm& row_comm, const mpi::Comm& col_comm, bool sort_vertices, std::int64_t round,
+                           RowPlacement placement) {
+  const Partition1D& part = grid.part();
+  const local_t n_rows = grid.col_count(grid.col());
+  Csr2D<Column> csr;
+  csr.placement = resolve_row_placement(placement, static_cast<double>(part.num_vertices()),
+                                        static_cast<double>(source.global_tuples()), grid.grid());
+  if (csr.placement == RowPlacement::dense) {
+    // 64-bit offsets of every row while kernel 1 moves rows; the index narrows them after.
+    rows::Rows<Column> placed = rows::place_arcs<Column>(
+        source, comm, round, n_rows, part.num_vertices(),
+        [&](vertex_t u, vertex_t v) { return grid.storing_rank(u, v); },
+        [&](int rank) { return grid.col_begin(rank / grid.grid().rows); });
+    csr.columns = std::move(placed.columns);
+    rows::sort_rows_by_id(placed.offsets, csr.columns);
+    csr.degree = block_degrees<Column>(placed.offsets, grid, col_comm);
+    finish_rows(csr, placed.offsets, Bitmap(), grid, row_comm, sort_vertices);
+    return csr;
+  }
+  const bool one_word = rows::id_bits(part.num_vertices()) + rows::id_bits(n_rows) <= 64;
+  SortedKeys<Column> keys = one_word ? place_by_keys<Column, std::uint64_t>(source, grid, comm, round)
+                                     : place_by_keys<Column, RowTarget<Column>>(source, grid, comm, round);
+  // The offsets of the rows with entries in 32 bits while the rank's entries fit them.
+  if (keys.unique <= static_cast<std::int64_t>(std::numeric_limits<std::uint32_t>::max())) {
+    sparse_rows_from_keys<Column, std::uint32_t>(csr, keys, one_word, grid, row_comm, col_comm, sort_vertices, round);
+  } else {
+    sparse_rows_from_keys<Column, edge_count_t>(csr, keys, one_word, grid, row_comm, col_comm, sort_vertices, round);
+  }
   return csr;
 }
 
@@ -359,14 +399,22 @@ std::vector<MemoryPart> csr_2d_build_parts(double vertices, double tuples, GridS
   // sorted positions are asked in rounds (an OwnerQuery holds an owner and a slot a question, and
   // five ids: question and answer each way, and the answers kept).
   // The degrees' lengths then travel in rounds: a vertex and a length each, sent and received.
+  // Offsets are 32-bit while a rank's entries number below 2^32 (with room for a quarter more than
+  // the mean). Sorting the rows again (sorted blocks) holds a length a row beside the offsets: more
+  // than the keys held when keys are no wider than the ids.
   const double key = std::max(8.0, 2 * id_bytes);
   const double asking = (4 + 8 + 5 * id_bytes) * std::min(arcs, static_cast<double>(kPositionRound));
   const double lengths = 2 * 2 * id_bytes * round;
-  return {{"entries' keys (then their ids, in place)", key * arcs},
-          {"filled rows' offsets", 8 * std::min(n_col, arcs)},
-          {"filled-row bitmap", n_col / 8},
-          {"round buffers: tuples, position queries, degrees", std::max({rounds, asking, lengths})},
-          {"block: degrees and sort maps", blocks}};
+  const double offset = 1.25 * arcs < 4294967295.0 ? 4 : 8, filled = std::min(n_col, arcs);
+  std::vector<MemoryPart> parts = {
+      {"entries' keys (then their ids, in place)", key * arcs},
+      {"filled rows' offsets", offset * filled},
+      {"filled-row bitmap", n_col / 8},
+      {"round buffers: tuples, position queries, degrees", std::max({rounds, asking, lengths})},
+      {"block: degrees and sort maps", blocks}};
+  if (const double more = id_bytes * arcs + offset * filled - key * arcs; more > 0)
+    parts.push_back({"rows sorted again: a length a row, past the keys' room", more});
+  return parts;
 }
 
 template Csr2D<std::uint32_t> build_csr_2d(const EdgeSource&, const Partition2D&, const mpi::Comm&, const mpi::Comm&,

@@ -25,6 +25,9 @@ class RowOffsets {
     }
   }
 
+  // Takes offsets already narrow.
+  explicit RowOffsets(big_vector<std::uint32_t> narrow) : narrow_(std::move(narrow)) {}
+
   bool narrow() const { return !narrow_.empty(); }
   std::size_t size() const { return narrow() ? narrow_.size() : wide_.size(); }
   edge_count_t operator[](std::size_t i) const { return narrow() ? narrow_[i] : wide_[i]; }

@@ -37,9 +37,9 @@ class SparseRows {
     offsets_ = RowOffsets(std::move(compact));
   }
 
-  // From the bits of the rows with entries and their offsets (their count + 1).
-  SparseRows(local_t rows, Bitmap filled, big_vector<edge_count_t> offsets)
-      : rows_(rows), filled_(std::move(filled)) {
+  // From the bits of the rows with entries and their offsets (their count + 1), 64- or 32-bit.
+  template <class Offset>
+  SparseRows(local_t rows, Bitmap filled, big_vector<Offset> offsets) : rows_(rows), filled_(std::move(filled)) {
     if (filled_.size() < rows_ + 1) {  // a word even with no rows, as above
       Bitmap wider(rows_ + 1);
       for (std::int64_t w = 0; w < filled_.num_words(); ++w) wider.data()[w] = filled_.word(w);
