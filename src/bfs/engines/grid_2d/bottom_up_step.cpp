@@ -244,6 +244,8 @@ struct Grid2D<Column>::BlockScan {
       const Column* const entry =
           entry_vertex.columns + (narrow_offsets ? narrow_offsets[k] : engine.csr_.index.offset(k));
       tried[b] = entry;
+      // A hit reads the entry's index: fetched beside the entry, so that the two misses overlap.
+      if (entry_vertex.index_words) __builtin_prefetch(entry_vertex.index_address(entry));
       const word_t hit = in_frontier(*entry);
       if constexpr (!Own) {
         ahead[n_ahead] = found_pair(w * kWordBits + b, 0);

@@ -154,6 +154,10 @@ class Grid2D : public BfsEngine {
     int index_bits;
     typename Partition2D::ColumnOfPosition column_of;
     const vertex_t* block_begin;
+    const void* index_address(const Column* entry) const {
+      return reinterpret_cast<const char*>(index_words) +
+             static_cast<std::uint64_t>(entry - columns) * static_cast<std::uint64_t>(index_bits) / 8;
+    }
     vertex_t operator()(const Column* entry) const {
       const vertex_t w = static_cast<vertex_t>(*entry);
       const int c = column_of(w);
