@@ -186,7 +186,9 @@ struct SortedKeys {
 // placement has: the arcs each rank will hold are counted where the tuples are made; then every
 // arc arrives as one key, its row above its target, and the keys are sorted and their copies
 // dropped (rows_from_keys then makes rows with entries only, with offsets as narrow as they fit).
-template <class Column, class Key>
+// A key travels (Sent) with its target's global id, and is kept (Kept) with the target's
+// row-range position instead, which needs fewer bits: one word where the ids would take two.
+template <class Column, class Sent, class Kept>
 SortedKeys<Column> place_by_keys(const EdgeSource& source, const Partition2D& grid, const mpi::Comm& comm,
                                  std::int64_t round) {
   const Partition1D& part = grid.part();
@@ -213,45 +215,68 @@ SortedKeys<Column> place_by_keys(const EdgeSource& source, const Partition2D& gr
   comm.reduce_scatter<std::int64_t>(sent, std::span<std::int64_t>(&arriving, 1), mpi::Counts(ranks, 1), mpi::Op::sum);
 
   // Pass 2: every arc as a key (row in its column range, target), then sorted.
-  const int to_bits = rows::id_bits(part.num_vertices());
-  const auto key_of = [&](vertex_t u, vertex_t v) {
+  const int id_bits = rows::id_bits(part.num_vertices()), to_bits = rows::id_bits(grid.w_count());
+  const auto sent_key = [&](vertex_t u, vertex_t v) {
     const vertex_t row = u - grid.col_begin(part.owner(u) / grid.grid().rows);
-    if constexpr (std::is_same_v<Key, std::uint64_t>) return (static_cast<Key>(row) << to_bits) | static_cast<Key>(v);
-    else return Key{static_cast<Column>(row), static_cast<Column>(v)};
+    if constexpr (std::is_same_v<Sent, std::uint64_t>)
+      return (static_cast<Sent>(row) << id_bits) | static_cast<Sent>(v);
+    else
+      return Sent{static_cast<Column>(row), static_cast<Column>(v)};
+  };
+  // On arrival: the target's global id becomes its position in this rank's row range (unsorted:
+  // ids rise with positions, block by block, so the rows' order is the same).
+  const auto kept_key = [&](const Sent& key) {
+    vertex_t row, v;
+    if constexpr (std::is_same_v<Sent, std::uint64_t>) {
+      row = static_cast<vertex_t>(key >> id_bits);
+      v = static_cast<vertex_t>(key & ((Sent{1} << id_bits) - 1));
+    } else {
+      row = static_cast<vertex_t>(key.row);
+      v = static_cast<vertex_t>(key.to);
+    }
+    const int owner = part.owner(v);
+    const vertex_t w = grid.w_begin(owner / grid.grid().rows) + (v - part.begin_of(owner));
+    if constexpr (std::is_same_v<Kept, std::uint64_t>)
+      return (static_cast<Kept>(row) << to_bits) | static_cast<Kept>(w);
+    else
+      return Kept{static_cast<Column>(row), static_cast<Column>(w)};
   };
   // The keys live in what becomes the columns (a column is no wider than a key, and the k-th
   // column lands on bytes of keys already read), so the rank never holds both.
-  static_assert(sizeof(Key) % sizeof(Column) == 0);
-  constexpr std::size_t kColumnsAKey = sizeof(Key) / sizeof(Column);
+  static_assert(sizeof(Kept) % sizeof(Column) == 0);
+  constexpr std::size_t kColumnsAKey = sizeof(Kept) / sizeof(Column);
   big_vector<Column> store(static_cast<std::size_t>(arriving) * kColumnsAKey);
-  Key* const keys = reinterpret_cast<Key*>(store.data());
+  Kept* const keys = reinterpret_cast<Kept*>(store.data());
   std::int64_t filled_to = 0;
-  route_arcs_to<Key>(source, comm, round, "build.arcs", dest_of, key_of, [&](std::span<const Key> arrived) {
-    std::copy(arrived.begin(), arrived.end(), keys + filled_to);
-    filled_to += static_cast<std::int64_t>(arrived.size());
+  route_arcs_to<Sent>(source, comm, round, "build.arcs", dest_of, sent_key, [&](std::span<const Sent> arrived) {
+    const std::int64_t n = static_cast<std::int64_t>(arrived.size());
+#pragma omp parallel for schedule(static)
+    for (std::int64_t k = 0; k < n; ++k) keys[filled_to + k] = kept_key(arrived[k]);
+    filled_to += n;
   });
   // 64-bit keys take the vectorised sort; wider pairs (ids past 2^32 with large column ranges)
   // the library's.
-  if constexpr (std::is_same_v<Key, std::uint64_t>) sort_keys(std::span<Key>(keys, static_cast<std::size_t>(arriving)));
+  if constexpr (std::is_same_v<Kept, std::uint64_t>)
+    sort_keys(std::span<Kept>(keys, static_cast<std::size_t>(arriving)));
   else std::sort(keys, keys + arriving);
   const std::int64_t unique = std::unique(keys, keys + arriving) - keys;
   return {std::move(store), unique, to_bits};
 }
 
-// The blocks of a processor row, as OwnerQuery's partition: rank c of the row holds the block of
-// column c.
+// The blocks of a processor row by row-range position, as OwnerQuery's partition: rank c of the
+// row holds the block of column c.
 struct RowBlocks {
   const Partition2D& grid;
-  int owner(vertex_t v) const { return grid.part().owner(v) / grid.grid().rows; }
-  bool owns(vertex_t v) const { return grid.part().owns(v); }
-  local_t to_local(vertex_t v) const { return v - grid.part().begin_of(grid.part().owner(v)); }
+  int owner(vertex_t w) const { return grid.col_of_w(w); }
+  bool owns(vertex_t w) const { return grid.col_of_w(w) == grid.col(); }
+  local_t to_local(vertex_t w) const { return w - grid.w_begin(grid.col_of_w(w)); }
 };
 
 // Questions a rank asks the row at once while entries become sorted positions: a bounded round.
 constexpr std::int64_t kPositionRound = std::int64_t{1} << 22;
 
-// Every entry (a global id) becomes its sorted row-range position, asked of its block's owner in
-// the processor row, round by round: no table of the row's N/R vertices on any rank.
+// Every entry (a row-range position in id order) becomes its sorted position, asked of its block's
+// owner in the processor row, round by round: no table of the row's N/R vertices on any rank.
 template <class Column>
 void ask_sorted_positions(Csr2D<Column>& csr, const Partition2D& grid, const mpi::Comm& row_comm) {
   const RowBlocks blocks{grid};
@@ -294,7 +319,7 @@ void finish_rows(Csr2D<Column>& csr, big_vector<Offset>& offsets, Bitmap filled,
   }
   if (sort_vertices && !dense) {
     ask_sorted_positions(csr, grid, row_comm);
-  } else {
+  } else if (dense) {  // sparse rows hold positions already (place_by_keys)
     const std::int64_t entries = static_cast<std::int64_t>(offsets.back());
 #pragma omp parallel for schedule(static)
     for (std::int64_t k = 0; k < entries; ++k) {
@@ -345,7 +370,7 @@ RowPlacement resolve_row_placement(RowPlacement placement, double vertices, doub
 template <class Column>
 Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, const mpi::Comm& comm,
                            const mpi::Comm& row_comm, const mpi::Comm& col_comm, bool sort_vertices, std::int64_t round,
-                           RowPlacement placement) {
+                           RowPlacement placement, SortKeys key_width) {
   const Partition1D& part = grid.part();
   const local_t n_rows = grid.col_count(grid.col());
   Csr2D<Column> csr;
@@ -363,9 +388,17 @@ Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, co
     finish_rows(csr, placed.offsets, Bitmap(), grid, row_comm, sort_vertices);
     return csr;
   }
-  const bool one_word = rows::id_bits(part.num_vertices()) + rows::id_bits(n_rows) <= 64;
-  SortedKeys<Column> keys = one_word ? place_by_keys<Column, std::uint64_t>(source, grid, comm, round)
-                                     : place_by_keys<Column, RowTarget<Column>>(source, grid, comm, round);
+  // Keys travel as one word where a row and an id fit one, and are kept as one where a row and a
+  // position do. The row's bits are the widest column range's, so every rank sends alike.
+  vertex_t widest = 0;
+  for (int c = 0; c < grid.grid().cols; ++c) widest = std::max(widest, grid.col_count(c));
+  const int row_bits = rows::id_bits(widest);
+  const bool sent_one_word = key_width == SortKeys::narrowest && rows::id_bits(part.num_vertices()) + row_bits <= 64;
+  const bool one_word = key_width != SortKeys::pairs && rows::id_bits(grid.w_count()) + row_bits <= 64;
+  SortedKeys<Column> keys =
+      sent_one_word ? place_by_keys<Column, std::uint64_t, std::uint64_t>(source, grid, comm, round)
+      : one_word    ? place_by_keys<Column, RowTarget<Column>, std::uint64_t>(source, grid, comm, round)
+                    : place_by_keys<Column, RowTarget<Column>, RowTarget<Column>>(source, grid, comm, round);
   // The offsets of the rows with entries in 32 bits while the rank's entries fit them.
   if (keys.unique <= static_cast<std::int64_t>(std::numeric_limits<std::uint32_t>::max())) {
     sparse_rows_from_keys<Column, std::uint32_t>(csr, keys, one_word, grid, row_comm, col_comm, sort_vertices, round);
@@ -402,7 +435,10 @@ std::vector<MemoryPart> csr_2d_build_parts(double vertices, double tuples, GridS
   // Offsets are 32-bit while a rank's entries number below 2^32 (with room for a quarter more than
   // the mean). Sorting the rows again (sorted blocks) holds a length a row beside the offsets: more
   // than the keys held when keys are no wider than the ids.
-  const double key = std::max(8.0, 2 * id_bytes);
+  // A key is kept as one word where a row of the column range and a row-range position fit one.
+  const bool one_word =
+      rows::id_bits(static_cast<std::int64_t>(n_col)) + rows::id_bits(static_cast<std::int64_t>(n_row)) <= 64;
+  const double key = one_word ? 8.0 : std::max(8.0, 2 * id_bytes);
   const double asking = (4 + 8 + 5 * id_bytes) * std::min(arcs, static_cast<double>(kPositionRound));
   const double lengths = 2 * 2 * id_bytes * round;
   const double offset = 1.25 * arcs < 4294967295.0 ? 4 : 8, filled = std::min(n_col, arcs);
@@ -418,8 +454,8 @@ std::vector<MemoryPart> csr_2d_build_parts(double vertices, double tuples, GridS
 }
 
 template Csr2D<std::uint32_t> build_csr_2d(const EdgeSource&, const Partition2D&, const mpi::Comm&, const mpi::Comm&,
-                                           const mpi::Comm&, bool, std::int64_t, RowPlacement);
+                                           const mpi::Comm&, bool, std::int64_t, RowPlacement, SortKeys);
 template Csr2D<vertex_t> build_csr_2d(const EdgeSource&, const Partition2D&, const mpi::Comm&, const mpi::Comm&,
-                                      const mpi::Comm&, bool, std::int64_t, RowPlacement);
+                                      const mpi::Comm&, bool, std::int64_t, RowPlacement, SortKeys);
 
 }  // namespace g500

@@ -51,6 +51,10 @@ struct Csr2D {
   local_t to_sorted(local_t local) const { return local_to_sorted.empty() ? local : local_to_sorted[local]; }
 };
 
+// The sparse placement's sort keys: one word where a row and a target fit one (a target travels as
+// a global id and is kept as a row-range position), else a pair. Tests ask for pairs, the paths
+// of ids past 64 bits.
+enum class SortKeys { narrowest, sent_as_pairs, pairs };
 
 // Collective over `comm`; `row_comm` and `col_comm` are this rank's processor row (ranked by
 // column) and processor column (ranked by row). The result does not depend on rank or thread
@@ -58,8 +62,8 @@ struct Csr2D {
 template <class Column>
 Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, const mpi::Comm& comm,
                            const mpi::Comm& row_comm, const mpi::Comm& col_comm, bool sort_vertices,
-                           std::int64_t round = exchange::kBuildRound,
-                           RowPlacement placement = RowPlacement::automatic);
+                           std::int64_t round = exchange::kBuildRound, RowPlacement placement = RowPlacement::automatic,
+                           SortKeys keys = SortKeys::narrowest);
 
 // Peak bytes per rank while build_csr_2d runs: the entries (with the room duplicates took), the
 // row offsets of a column range (the cursors while rows fill; or, sparse, the sort keys and the

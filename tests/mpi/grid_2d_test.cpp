@@ -80,6 +80,17 @@ void expect_placements_agree() {
       EXPECT_TRUE(std::equal(dense.sorted_to_local.begin(), dense.sorted_to_local.end(), sparse.sorted_to_local.begin(),
                              sparse.sorted_to_local.end()));
       EXPECT_LE(sparse.index.filled_rows(), sparse.rows());
+      // Keys as pairs, in transit only and kept too (ids past 64 bits of row and target): the same rows.
+      for (SortKeys keys : {SortKeys::sent_as_pairs, SortKeys::pairs}) {
+        const Csr2D<Column> paired = build_csr_2d<Column>(source, grid, world, row, col, sort, exchange::kBuildRound,
+                                                          RowPlacement::sparse, keys);
+        ASSERT_EQ(paired.local_entries(), sparse.local_entries());
+        for (local_t u = 0; u < dense.rows(); ++u) {
+          const auto a = sparse.row(u), b = paired.row(u);
+          ASSERT_TRUE(std::equal(a.begin(), a.end(), b.begin(), b.end())) << "row " << u;
+        }
+        EXPECT_TRUE(std::equal(sparse.degree.begin(), sparse.degree.end(), paired.degree.begin(), paired.degree.end()));
+      }
       // Small rounds: the degrees' lengths travel in many rounds, each rank's owners in its own order.
       const Csr2D<Column> rounds = build_csr_2d<Column>(source, grid, world, row, col, sort, 97, RowPlacement::sparse);
       EXPECT_TRUE(std::equal(dense.degree.begin(), dense.degree.end(), rounds.degree.begin(), rounds.degree.end()));

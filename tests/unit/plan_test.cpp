@@ -224,8 +224,12 @@ TEST(Plan, KernelStructuresSumToTheirPhases) {
   const std::string text = plan_output(
       {"--nodes", "256", "--ranks-per-node", "4", "--memory-per-node", "32GiB", "--bfs", "hybrid-2d", "--scale", "34"});
   for (const char* name : {"entries (an id each)", "row index", "row frontier bitmap", "column frontier bitmap",
-                           "validation batch", "filled rows' offsets", "a round of generated tuples"})
+                           "validation batch", "a round of generated tuples"})
     EXPECT_NE(text.find(name), std::string::npos) << name << "\n" << text;
+  // Kernel 1 names the larger of its two moments: rows being placed, or the tables beside the graph.
+  EXPECT_TRUE(text.find("filled rows' offsets") != std::string::npos ||
+              text.find("the kept graph") != std::string::npos)
+      << text;
 }
 
 }  // namespace
