@@ -60,6 +60,8 @@ struct GridOptions {
   FoldFormat compress = FoldFormat::vlq;
   bool sort_vertices = true;
   RowPlacement rows = RowPlacement::automatic;  // kernel 1's rows (graph/row_placement.hpp)
+  // --grid-positions: the width of a stored row entry, settled with --ids (core/id_width.hpp).
+  IdWidth positions = IdWidth::automatic;
 };
 
 // Node-aware communication of hybrid-1d (group "node"; papers 000 and 002).

@@ -130,6 +130,12 @@ const OptionGroup kGridGroup = {
           ->transform(choice<RowPlacement>(
               {{"auto", RowPlacement::automatic}, {"dense", RowPlacement::dense}, {"sparse", RowPlacement::sparse}}))
           ->default_str("auto")->group("2D engines");
+      app.add_option("--grid-positions", o.grid.positions,
+                     "stored width of a row entry (a vertex's position in its processor row's range of N/R): auto "
+                     "(32-bit when the range fits, even with 64-bit ids), 32 or 64 (no wider than --ids)")
+          ->transform(choice<IdWidth>({{"auto", IdWidth::automatic}, {"32", IdWidth::bits32}, {"64", IdWidth::bits64}}))
+          ->default_str("auto")
+          ->group("2D engines");
     },
     // The grid is checked against the rank count when the engine is made (bfs/engines/grid_2d/grid_2d.cpp).
     [](const BfsOptions&) {},
@@ -138,6 +144,9 @@ const OptionGroup kGridGroup = {
       out["compress"] = o.grid.compress == FoldFormat::vlq ? "vlq" : "none";
       out["sort_vertices"] = o.grid.sort_vertices;
       out["grid_rows"] = o.grid.rows == RowPlacement::automatic ? "auto" : o.grid.rows == RowPlacement::dense ? "dense" : "sparse";
+      out["grid_positions"] = o.grid.positions == IdWidth::automatic ? "auto"
+                              : o.grid.positions == IdWidth::bits32  ? "32"
+                                                                     : "64";
     },
 };
 

@@ -24,6 +24,22 @@ inline IdWidth settle_ids(IdWidth asked, std::int64_t num_vertices) {
   return fits ? IdWidth::bits32 : IdWidth::bits64;
 }
 
+// --grid-positions made concrete: a 2D engine's stored row-range positions, below `widest_range`
+// (the most any processor row holds), no wider than the settled ids and 32-bit whenever the range
+// fits unless 64 was asked for. Throws UserError for a width that cannot be.
+inline IdWidth settle_positions(IdWidth asked, IdWidth ids, std::int64_t widest_range) {
+  const bool fits = ids == IdWidth::bits32 || fits_32_bit(widest_range);
+  if (asked == IdWidth::bits32 && !fits) {
+    throw UserError("--grid-positions 32 cannot hold a processor row's " + std::to_string(widest_range) +
+                    " positions (more than 2^32): use more grid rows or 64");
+  }
+  if (asked == IdWidth::bits64 && ids == IdWidth::bits32) {
+    throw UserError("--grid-positions 64 needs --ids 64 (positions are no wider than ids)");
+  }
+  if (asked != IdWidth::automatic) return asked;
+  return fits ? IdWidth::bits32 : IdWidth::bits64;
+}
+
 // Whether a settled width is 32 bits (std::logic_error when it was never settled).
 inline bool is_32_bit(IdWidth ids) {
   if (ids == IdWidth::automatic) throw std::logic_error("--ids was not settled (harness/resolve.hpp)");

@@ -1,5 +1,8 @@
 #include "generator/kronecker.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace g500 {
 namespace {
 
@@ -33,6 +36,19 @@ inline void descend(std::uint64_t bits32, std::uint64_t& u, std::uint64_t& v) {
 }
 
 }  // namespace
+
+double kronecker_share_with_arcs(int scale, double tuples, double split) {
+  // A vertex with k one bits is an endpoint of a tuple with probability (A+B)^(scale-k) (C+D)^k at
+  // each end (B+D = C+D), so its arcs number about 2 tuples times that, and those into the share a
+  // Poisson count of mean 1/split of them. The scrambling moves vertices, not degrees.
+  double share = 0;
+  for (int k = 0; k <= scale; ++k) {
+    const double log_vertices = std::lgamma(scale + 1.0) - std::lgamma(k + 1.0) - std::lgamma(scale - k + 1.0);
+    const double arcs = 2 * tuples / split * std::pow(kA + kB, scale - k) * std::pow(kC + kD, k);
+    share += std::exp(log_vertices - scale * std::log(2.0)) * -std::expm1(-arcs);
+  }
+  return std::min(share, 1.0);
+}
 
 VertexScrambler::VertexScrambler(int scale, std::uint64_t seed)
     : scale_(scale), mask_(scale >= 64 ? ~0ULL : (std::uint64_t{1} << scale) - 1) {

@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <numeric>
@@ -10,6 +11,7 @@
 
 #include "core/key_sort.hpp"
 #include "exchange/owner_query.hpp"
+#include "generator/kronecker.hpp"
 #include "graph/arc_routing.hpp"
 #include "graph/row_builder.hpp"
 #include "graph/row_sort.hpp"
@@ -112,8 +114,8 @@ big_vector<Column> block_degrees_of_filled(const Bitmap& filled, const big_vecto
 }
 
 // The block's vertices by decreasing degree, ties by index.
-template <class Column>
-void sort_block(Csr2D<Column>& csr) {
+template <class Column, class Position>
+void sort_block(Csr2D<Column, Position>& csr) {
   const local_t n = static_cast<local_t>(csr.degree.size());
   csr.sorted_to_local.resize(n);
   std::iota(csr.sorted_to_local.begin(), csr.sorted_to_local.end(), Column{0});
@@ -133,17 +135,19 @@ struct RowTarget {
 
 // The first `unique` keys of `store` (sorted, distinct) as rows with entries: their bits (returned),
 // their offsets (+ 1), and the columns, written over the keys in `store`, which becomes `columns`.
-template <class Column, class Key, class Offset>
-Bitmap rows_from_keys(big_vector<Column>& store, std::int64_t unique, int to_bits, local_t n_rows,
-                      big_vector<Offset>& offsets, big_vector<Column>& columns) {
+template <class Position, class Key, class Offset>
+Bitmap rows_from_keys(big_vector<Position>& store, std::int64_t unique, int to_bits, local_t n_rows,
+                      big_vector<Offset>& offsets, big_vector<Position>& columns) {
   const Key* const keys = reinterpret_cast<const Key*>(store.data());
   const auto row_of = [&](const Key& key) {
     if constexpr (std::is_same_v<Key, std::uint64_t>) return static_cast<local_t>(key >> to_bits);
     else return static_cast<local_t>(key.row);
   };
   const auto to_of = [&](const Key& key) {
-    if constexpr (std::is_same_v<Key, std::uint64_t>) return static_cast<Column>(key & ((Key{1} << to_bits) - 1));
-    else return key.to;
+    if constexpr (std::is_same_v<Key, std::uint64_t>)
+      return static_cast<Position>(key & ((Key{1} << to_bits) - 1));
+    else
+      return static_cast<Position>(key.to);
   };
   Bitmap filled(n_rows);
   std::int64_t rows_with_entries = 0;
@@ -163,8 +167,8 @@ Bitmap rows_from_keys(big_vector<Column>& store, std::int64_t unique, int to_bit
       offsets[row++] = static_cast<Offset>(k);
       previous = r;
     }
-    const Column column = to_of(key);
-    std::memcpy(bytes + k * sizeof(Column), &column, sizeof(Column));
+    const Position column = to_of(key);
+    std::memcpy(bytes + k * sizeof(Position), &column, sizeof(Position));
   }
   store.resize(static_cast<std::size_t>(unique));
   release_spare_capacity(store);
@@ -174,9 +178,9 @@ Bitmap rows_from_keys(big_vector<Column>& store, std::int64_t unique, int to_bit
 }
 
 // The sorted, distinct keys place_by_keys leaves, in the store that becomes the columns.
-template <class Column>
+template <class Position>
 struct SortedKeys {
-  big_vector<Column> store;
+  big_vector<Position> store;
   std::int64_t unique = 0;
   int to_bits = 1;
 };
@@ -188,9 +192,9 @@ struct SortedKeys {
 // dropped (rows_from_keys then makes rows with entries only, with offsets as narrow as they fit).
 // A key travels (Sent) with its target's global id, and is kept (Kept) with the target's
 // row-range position instead, which needs fewer bits: one word where the ids would take two.
-template <class Column, class Sent, class Kept>
-SortedKeys<Column> place_by_keys(const EdgeSource& source, const Partition2D& grid, const mpi::Comm& comm,
-                                 std::int64_t round) {
+template <class Column, class Position, class Sent, class Kept>
+SortedKeys<Position> place_by_keys(const EdgeSource& source, const Partition2D& grid, const mpi::Comm& comm,
+                                   std::int64_t round) {
   const Partition1D& part = grid.part();
   const auto dest_of = [&](vertex_t u, vertex_t v) { return grid.storing_rank(u, v); };
   // Pass 1: arcs to each rank, by thread, summed; each rank learns its own total.
@@ -243,9 +247,9 @@ SortedKeys<Column> place_by_keys(const EdgeSource& source, const Partition2D& gr
   };
   // The keys live in what becomes the columns (a column is no wider than a key, and the k-th
   // column lands on bytes of keys already read), so the rank never holds both.
-  static_assert(sizeof(Kept) % sizeof(Column) == 0);
-  constexpr std::size_t kColumnsAKey = sizeof(Kept) / sizeof(Column);
-  big_vector<Column> store(static_cast<std::size_t>(arriving) * kColumnsAKey);
+  static_assert(sizeof(Kept) % sizeof(Position) == 0);
+  constexpr std::size_t kColumnsAKey = sizeof(Kept) / sizeof(Position);
+  big_vector<Position> store(static_cast<std::size_t>(arriving) * kColumnsAKey);
   Kept* const keys = reinterpret_cast<Kept*>(store.data());
   std::int64_t filled_to = 0;
   route_arcs_to<Sent>(source, comm, round, "build.arcs", dest_of, sent_key, [&](std::span<const Sent> arrived) {
@@ -277,62 +281,79 @@ constexpr std::int64_t kPositionRound = std::int64_t{1} << 22;
 
 // Every entry (a row-range position in id order) becomes its sorted position, asked of its block's
 // owner in the processor row, round by round: no table of the row's N/R vertices on any rank.
-template <class Column>
-void ask_sorted_positions(Csr2D<Column>& csr, const Partition2D& grid, const mpi::Comm& row_comm) {
+template <class Column, class Position>
+void ask_sorted_positions(Csr2D<Column, Position>& csr, const Partition2D& grid, const mpi::Comm& row_comm) {
   const RowBlocks blocks{grid};
-  exchange::OwnerQuery<Column, Column, RowBlocks> query(row_comm, blocks);
+  exchange::OwnerQuery<Position, Position, RowBlocks> query(row_comm, blocks);
   // Each round's questions are its entries, read before that round rewrites them.
   query.ask_in_rounds(
-      std::span<const Column>(csr.columns.data(), csr.columns.size()), kPositionRound,
-      [](Column v) { return static_cast<vertex_t>(v); },
-      [&](Column v) { return csr.local_to_sorted[blocks.to_local(static_cast<vertex_t>(v))]; },
-      [&](std::int64_t first, std::span<const Column> sorted) {
+      std::span<const Position>(csr.columns.data(), csr.columns.size()), kPositionRound,
+      [](Position v) { return static_cast<vertex_t>(v); },
+      [&](Position v) { return static_cast<Position>(csr.local_to_sorted[blocks.to_local(static_cast<vertex_t>(v))]); },
+      [&](std::int64_t first, std::span<const Position> sorted) {
 #pragma omp parallel for schedule(static)
         for (std::int64_t i = 0; i < static_cast<std::int64_t>(sorted.size()); ++i) {
           const int c = blocks.owner(static_cast<vertex_t>(csr.columns[first + i]));
-          csr.columns[first + i] = static_cast<Column>(grid.w_begin(c) + sorted[i]);
+          csr.columns[first + i] = static_cast<Position>(grid.w_begin(c) + sorted[i]);
         }
       });
 }
 
-// Kernel 1's last steps, either placement: entries become row-range positions (with sorted blocks,
-// asked of the owners in the row for sparse rows, or from the row's gathered maps for dense ones;
-// else by arithmetic), the rows are sorted again when the blocks were, and the index is kept.
-template <class Column, class Offset>
-void finish_rows(Csr2D<Column>& csr, big_vector<Offset>& offsets, Bitmap filled, const Partition2D& grid,
+// Dense rows' entries, global ids, as row-range positions (a block's offset plus the vertex's index
+// in it): in place where the widths agree, else into narrower storage (both held a moment).
+template <class Position, class Column>
+big_vector<Position> positions_of_ids(big_vector<Column>&& ids, const Partition2D& grid) {
+  const Partition1D& part = grid.part();
+  const auto position = [&](Column id) {
+    const vertex_t v = static_cast<vertex_t>(id);
+    const int owner = part.owner(v);
+    return static_cast<Position>(grid.w_begin(owner / grid.grid().rows) + (v - part.begin_of(owner)));
+  };
+  const std::int64_t n = static_cast<std::int64_t>(ids.size());
+  if constexpr (std::is_same_v<Position, Column>) {
+#pragma omp parallel for schedule(static)
+    for (std::int64_t k = 0; k < n; ++k) ids[k] = position(ids[k]);
+    return std::move(ids);
+  } else {
+    big_vector<Position> positions(ids.size());
+#pragma omp parallel for schedule(static)
+    for (std::int64_t k = 0; k < n; ++k) positions[k] = position(ids[k]);
+    release_storage(ids);
+    return positions;
+  }
+}
+
+// Kernel 1's last steps, either placement: with sorted blocks, entries become sorted row-range
+// positions (asked of the owners in the row for sparse rows, from the row's gathered maps for dense
+// ones) and the rows are sorted again; the index is kept.
+template <class Column, class Position, class Offset>
+void finish_rows(Csr2D<Column, Position>& csr, big_vector<Offset>& offsets, Bitmap filled, const Partition2D& grid,
                  const mpi::Comm& row_comm, bool sort_vertices) {
   const Partition1D& part = grid.part();
   const bool dense = csr.placement == RowPlacement::dense;
   // Global ids rise with the column, and so with the row-range position, block by block, so rows
   // stay in order unless the blocks are sorted.
   if (sort_vertices) sort_block(csr);
-  std::vector<Column> w_sorted;  // dense: the sorted index of every row-range position's vertex
   if (sort_vertices && dense) {
+    // The sorted index of every row-range position's vertex, gathered in the row.
     mpi::Counts counts(grid.grid().cols), displs(grid.grid().cols);
     for (int c = 0; c < grid.grid().cols; ++c) {
       counts[c] = part.count_of(grid.block_in_row(c));
       displs[c] = grid.w_begin(c);
     }
-    w_sorted.resize(grid.w_count());
+    std::vector<Column> w_sorted(grid.w_count());
     row_comm.allgatherv<Column>({csr.local_to_sorted.data(), csr.local_to_sorted.size()}, w_sorted.data(), counts,
                                 displs);
-  }
-  if (sort_vertices && !dense) {
-    ask_sorted_positions(csr, grid, row_comm);
-  } else if (dense) {  // sparse rows hold positions already (place_by_keys)
     const std::int64_t entries = static_cast<std::int64_t>(offsets.back());
 #pragma omp parallel for schedule(static)
     for (std::int64_t k = 0; k < entries; ++k) {
-      const vertex_t v = static_cast<vertex_t>(csr.columns[k]);
-      const int owner = part.owner(v);
-      const vertex_t w = grid.w_begin(owner / grid.grid().rows) + (v - part.begin_of(owner));
-      csr.columns[k] = static_cast<Column>(sort_vertices ? grid.w_begin(owner / grid.grid().rows) + w_sorted[w] : w);
+      const vertex_t w = static_cast<vertex_t>(csr.columns[k]);
+      csr.columns[k] = static_cast<Position>(grid.w_begin(grid.col_of_w(w)) + w_sorted[w]);
     }
+  } else if (sort_vertices) {
+    ask_sorted_positions(csr, grid, row_comm);
   }
-  if (sort_vertices) {
-    release_storage(w_sorted);
-    rows::sort_rows_by_id(offsets, csr.columns);
-  }
+  if (sort_vertices) rows::sort_rows_by_id(offsets, csr.columns);
   if constexpr (std::is_same_v<Offset, edge_count_t>) {
     if (dense) {
       csr.index = SparseRows<Column>(offsets);
@@ -343,16 +364,16 @@ void finish_rows(Csr2D<Column>& csr, big_vector<Offset>& offsets, Bitmap filled,
 }
 
 // Sparse rows from place_by_keys's sorted keys, with offsets of type Offset.
-template <class Column, class Offset>
-void sparse_rows_from_keys(Csr2D<Column>& csr, SortedKeys<Column>& keys, bool one_word, const Partition2D& grid,
-                           const mpi::Comm& row_comm, const mpi::Comm& col_comm, bool sort_vertices,
-                           std::int64_t round) {
+template <class Column, class Position, class Offset>
+void sparse_rows_from_keys(Csr2D<Column, Position>& csr, SortedKeys<Position>& keys, bool one_word,
+                           const Partition2D& grid, const mpi::Comm& row_comm, const mpi::Comm& col_comm,
+                           bool sort_vertices, std::int64_t round) {
   const local_t n_rows = grid.col_count(grid.col());
   big_vector<Offset> offsets;
-  Bitmap filled = one_word ? rows_from_keys<Column, std::uint64_t, Offset>(keys.store, keys.unique, keys.to_bits,
-                                                                           n_rows, offsets, csr.columns)
-                           : rows_from_keys<Column, RowTarget<Column>, Offset>(keys.store, keys.unique, keys.to_bits,
-                                                                               n_rows, offsets, csr.columns);
+  Bitmap filled = one_word ? rows_from_keys<Position, std::uint64_t, Offset>(keys.store, keys.unique, keys.to_bits,
+                                                                             n_rows, offsets, csr.columns)
+                           : rows_from_keys<Position, RowTarget<Column>, Offset>(keys.store, keys.unique, keys.to_bits,
+                                                                                 n_rows, offsets, csr.columns);
   csr.degree = block_degrees_of_filled<Column>(filled, offsets, grid, col_comm, round);
   finish_rows(csr, offsets, std::move(filled), grid, row_comm, sort_vertices);
 }
@@ -367,13 +388,13 @@ RowPlacement resolve_row_placement(RowPlacement placement, double vertices, doub
   return 16 * rows > 8 * arcs ? RowPlacement::sparse : RowPlacement::dense;
 }
 
-template <class Column>
-Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, const mpi::Comm& comm,
-                           const mpi::Comm& row_comm, const mpi::Comm& col_comm, bool sort_vertices, std::int64_t round,
-                           RowPlacement placement, SortKeys key_width) {
+template <class Column, class Position>
+Csr2D<Column, Position> build_csr_2d(const EdgeSource& source, const Partition2D& grid, const mpi::Comm& comm,
+                                     const mpi::Comm& row_comm, const mpi::Comm& col_comm, bool sort_vertices,
+                                     std::int64_t round, RowPlacement placement, SortKeys key_width) {
   const Partition1D& part = grid.part();
   const local_t n_rows = grid.col_count(grid.col());
-  Csr2D<Column> csr;
+  Csr2D<Column, Position> csr;
   csr.placement = resolve_row_placement(placement, static_cast<double>(part.num_vertices()),
                                         static_cast<double>(source.global_tuples()), grid.grid());
   if (csr.placement == RowPlacement::dense) {
@@ -382,8 +403,8 @@ Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, co
         source, comm, round, n_rows, part.num_vertices(),
         [&](vertex_t u, vertex_t v) { return grid.storing_rank(u, v); },
         [&](int rank) { return grid.col_begin(rank / grid.grid().rows); });
-    csr.columns = std::move(placed.columns);
-    rows::sort_rows_by_id(placed.offsets, csr.columns);
+    rows::sort_rows_by_id(placed.offsets, placed.columns);
+    csr.columns = positions_of_ids<Position>(std::move(placed.columns), grid);
     csr.degree = block_degrees<Column>(placed.offsets, grid, col_comm);
     finish_rows(csr, placed.offsets, Bitmap(), grid, row_comm, sort_vertices);
     return csr;
@@ -395,25 +416,39 @@ Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, co
   const int row_bits = rows::id_bits(widest);
   const bool sent_one_word = key_width == SortKeys::narrowest && rows::id_bits(part.num_vertices()) + row_bits <= 64;
   const bool one_word = key_width != SortKeys::pairs && rows::id_bits(grid.w_count()) + row_bits <= 64;
-  SortedKeys<Column> keys =
-      sent_one_word ? place_by_keys<Column, std::uint64_t, std::uint64_t>(source, grid, comm, round)
-      : one_word    ? place_by_keys<Column, RowTarget<Column>, std::uint64_t>(source, grid, comm, round)
-                    : place_by_keys<Column, RowTarget<Column>, RowTarget<Column>>(source, grid, comm, round);
+  SortedKeys<Position> keys =
+      sent_one_word ? place_by_keys<Column, Position, std::uint64_t, std::uint64_t>(source, grid, comm, round)
+      : one_word    ? place_by_keys<Column, Position, RowTarget<Column>, std::uint64_t>(source, grid, comm, round)
+                    : place_by_keys<Column, Position, RowTarget<Column>, RowTarget<Column>>(source, grid, comm, round);
   // The offsets of the rows with entries in 32 bits while the rank's entries fit them.
   if (keys.unique <= static_cast<std::int64_t>(std::numeric_limits<std::uint32_t>::max())) {
-    sparse_rows_from_keys<Column, std::uint32_t>(csr, keys, one_word, grid, row_comm, col_comm, sort_vertices, round);
+    sparse_rows_from_keys<Column, Position, std::uint32_t>(csr, keys, one_word, grid, row_comm, col_comm, sort_vertices,
+                                                           round);
   } else {
-    sparse_rows_from_keys<Column, edge_count_t>(csr, keys, one_word, grid, row_comm, col_comm, sort_vertices, round);
+    sparse_rows_from_keys<Column, Position, edge_count_t>(csr, keys, one_word, grid, row_comm, col_comm, sort_vertices,
+                                                          round);
   }
   return csr;
 }
 
-double csr_2d_build_bytes(double vertices, double tuples, GridShape grid, double id_bytes, RowPlacement placement) {
-  return total_bytes(csr_2d_build_parts(vertices, tuples, grid, id_bytes, placement));
+double filled_rows_bound(const GraphShape& shape, GridShape grid) {
+  const double n_col = shape.vertices / grid.cols + 64 * grid.rows;
+  const double arcs = 2 * shape.tuples / (static_cast<double>(grid.rows) * grid.cols) + 1;
+  const double bound = std::min(n_col, arcs);
+  const int scale = std::ilogb(shape.vertices);
+  if (!shape.kronecker || shape.vertices != std::ldexp(1.0, scale)) return bound;
+  const double expected = kronecker_share_with_arcs(scale, shape.tuples, grid.rows) * n_col;
+  return std::min(bound, expected + 3 * std::sqrt(expected) + 64);
 }
 
-std::vector<MemoryPart> csr_2d_build_parts(double vertices, double tuples, GridShape grid, double id_bytes,
-                                           RowPlacement placement) {
+double csr_2d_build_bytes(const GraphShape& shape, GridShape grid, double id_bytes, double position_bytes,
+                          RowPlacement placement) {
+  return total_bytes(csr_2d_build_parts(shape, grid, id_bytes, position_bytes, placement));
+}
+
+std::vector<MemoryPart> csr_2d_build_parts(const GraphShape& shape, GridShape grid, double id_bytes,
+                                           double position_bytes, RowPlacement placement) {
+  const double vertices = shape.vertices, tuples = shape.tuples;
   const double ranks = static_cast<double>(grid.rows) * grid.cols;
   const double n_local = vertices / ranks + 64, n_col = vertices / grid.cols + 64 * grid.rows;
   const double n_row = vertices / grid.rows + 64 * grid.cols, m_local = tuples / ranks + 1;
@@ -422,9 +457,14 @@ std::vector<MemoryPart> csr_2d_build_parts(double vertices, double tuples, GridS
   const double blocks = (8 + 2 * id_bytes) * n_local;
   placement = resolve_row_placement(placement, vertices, tuples, grid);
   if (placement == RowPlacement::dense) {
+    // The row cursors and a round's buffers go before the ids become positions; narrower positions
+    // are held beside the ids for a moment then.
+    const double placing = 8 * n_col + rounds, narrowing = position_bytes < id_bytes ? position_bytes * arcs : 0;
     return {{"entries (an id each)", id_bytes * arcs},
-            {"row offsets and cursors", 2 * 8 * n_col},
-            {"a round's tuples and exchange buffers", rounds},
+            {"row offsets", 8 * n_col},
+            {placing >= narrowing ? "row cursors, a round's tuples and exchange buffers"
+                                  : "entries as narrower positions, beside their ids",
+             std::max(placing, narrowing)},
             {"block: degrees and sort maps", blocks},
             {"row range: each position's vertex", id_bytes * n_row}};
   }
@@ -441,21 +481,25 @@ std::vector<MemoryPart> csr_2d_build_parts(double vertices, double tuples, GridS
   const double key = one_word ? 8.0 : std::max(8.0, 2 * id_bytes);
   const double asking = (4 + 8 + 5 * id_bytes) * std::min(arcs, static_cast<double>(kPositionRound));
   const double lengths = 2 * 2 * id_bytes * round;
-  const double offset = 1.25 * arcs < 4294967295.0 ? 4 : 8, filled = std::min(n_col, arcs);
+  const double offset = 1.25 * arcs < 4294967295.0 ? 4 : 8, filled = filled_rows_bound(shape, grid);
   std::vector<MemoryPart> parts = {
-      {"entries' keys (then their ids, in place)", key * arcs},
+      {"entries' keys (then their positions, in place)", key * arcs},
       {"filled rows' offsets", offset * filled},
       {"filled-row bitmap", n_col / 8},
       {"round buffers: tuples, position queries, degrees", std::max({rounds, asking, lengths})},
       {"block: degrees and sort maps", blocks}};
-  if (const double more = id_bytes * arcs + offset * filled - key * arcs; more > 0)
+  if (const double more = position_bytes * arcs + offset * filled - key * arcs; more > 0)
     parts.push_back({"rows sorted again: a length a row, past the keys' room", more});
   return parts;
 }
 
-template Csr2D<std::uint32_t> build_csr_2d(const EdgeSource&, const Partition2D&, const mpi::Comm&, const mpi::Comm&,
-                                           const mpi::Comm&, bool, std::int64_t, RowPlacement, SortKeys);
-template Csr2D<vertex_t> build_csr_2d(const EdgeSource&, const Partition2D&, const mpi::Comm&, const mpi::Comm&,
-                                      const mpi::Comm&, bool, std::int64_t, RowPlacement, SortKeys);
+#define G500_BUILD_CSR_2D(Column, Position)                                                                           \
+  template Csr2D<Column, Position> build_csr_2d(const EdgeSource&, const Partition2D&, const mpi::Comm&,              \
+                                                const mpi::Comm&, const mpi::Comm&, bool, std::int64_t, RowPlacement, \
+                                                SortKeys);
+G500_BUILD_CSR_2D(std::uint32_t, std::uint32_t)
+G500_BUILD_CSR_2D(vertex_t, std::uint32_t)
+G500_BUILD_CSR_2D(vertex_t, vertex_t)
+#undef G500_BUILD_CSR_2D
 
 }  // namespace g500

@@ -27,10 +27,12 @@ namespace g500 {
 // The run and its memory estimate both take it from here.
 RowPlacement resolve_row_placement(RowPlacement placement, double vertices, double tuples, GridShape grid);
 
-template <class Column>
+// Column: the width of the block's ids and degrees (the run's --ids); Position: the width of an
+// entry, a row-range position, which can be narrower (a row range holds N/R vertices).
+template <class Column, class Position = Column>
 struct Csr2D {
   SparseRows<Column> index;          // a row per vertex of V_j; offsets only for rows with entries
-  big_vector<Column> columns;        // row-range positions
+  big_vector<Position> columns;      // row-range positions
   big_vector<Column> degree;         // of each vertex of this rank's 1D block, by local index
   // With vertex sorting, this block's vertices by decreasing degree (ties by index): sorted index
   // -> local index, and back. Empty without sorting: the identity.
@@ -42,7 +44,7 @@ struct Csr2D {
     const auto r = index.range(u);
     return r.last - r.first;
   }
-  std::span<const Column> row(local_t u) const {
+  std::span<const Position> row(local_t u) const {
     const auto r = index.range(u);
     return {columns.data() + r.first, static_cast<std::size_t>(r.last - r.first)};
   }
@@ -59,20 +61,27 @@ enum class SortKeys { narrowest, sent_as_pairs, pairs };
 // Collective over `comm`; `row_comm` and `col_comm` are this rank's processor row (ranked by
 // column) and processor column (ranked by row). The result does not depend on rank or thread
 // counts beyond the grid's shape.
-template <class Column>
-Csr2D<Column> build_csr_2d(const EdgeSource& source, const Partition2D& grid, const mpi::Comm& comm,
-                           const mpi::Comm& row_comm, const mpi::Comm& col_comm, bool sort_vertices,
-                           std::int64_t round = exchange::kBuildRound, RowPlacement placement = RowPlacement::automatic,
-                           SortKeys keys = SortKeys::narrowest);
+template <class Column, class Position = Column>
+Csr2D<Column, Position> build_csr_2d(const EdgeSource& source, const Partition2D& grid, const mpi::Comm& comm,
+                                     const mpi::Comm& row_comm, const mpi::Comm& col_comm, bool sort_vertices,
+                                     std::int64_t round = exchange::kBuildRound,
+                                     RowPlacement placement = RowPlacement::automatic,
+                                     SortKeys keys = SortKeys::narrowest);
+
+// A rank's rows with entries, for the estimates: at most one a row of its column range and one an
+// arc; with Kronecker degrees, the expected count (most arcs belong to few rows) with three
+// standard deviations' room.
+double filled_rows_bound(const GraphShape& shape, GridShape grid);
 
 // Peak bytes per rank while build_csr_2d runs: the entries (with the room duplicates took), the
 // row offsets of a column range (the cursors while rows fill; or, sparse, the sort keys and the
 // filled rows' offsets), one round's buffers, the degree and sorting arrays of a block and the
-// sorted-index table of a processor row. `id_bytes`: the width of a stored entry.
-double csr_2d_build_bytes(double vertices, double tuples, GridShape grid, double id_bytes,
+// sorted-index table of a processor row. `id_bytes`: the width of a stored id (Column);
+// `position_bytes`: of an entry (Position).
+double csr_2d_build_bytes(const GraphShape& shape, GridShape grid, double id_bytes, double position_bytes,
                           RowPlacement placement = RowPlacement::automatic);
 // The same, structure by structure (they sum to csr_2d_build_bytes).
-std::vector<MemoryPart> csr_2d_build_parts(double vertices, double tuples, GridShape grid, double id_bytes,
-                                           RowPlacement placement = RowPlacement::automatic);
+std::vector<MemoryPart> csr_2d_build_parts(const GraphShape& shape, GridShape grid, double id_bytes,
+                                           double position_bytes, RowPlacement placement = RowPlacement::automatic);
 
 }  // namespace g500

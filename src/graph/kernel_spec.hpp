@@ -22,6 +22,9 @@ struct GraphShape {
   double vertices = 0;  // N
   double tuples = 0;    // M, input tuples in the whole list
   int ranks = 1;
+  // Degrees as the Kronecker generator makes them (the estimate may count on their skew); false
+  // for a graph read from a file, whose degrees are unknown.
+  bool kronecker = true;
 };
 
 // An engine's peak bytes per rank: while kernel 1 builds its graph (the build's buffers beside the

@@ -176,8 +176,8 @@ OpenedSource open_and_settle(const RunOptions& asked, const mpi::Comm& comm, con
   const double tuples = static_cast<double>(run.edge_tuples);
   const ResolvedRun resolved = settle(comm, opened.vertices, tuples, run.options);
   run.options = resolved.options;
-  run.memory_estimate_per_rank =
-      estimate_graph_bytes(opened.vertices, tuples, comm.size(), run.options.bfs, run.options.kernels);
+  run.memory_estimate_per_rank = estimate_graph_bytes(opened.vertices, tuples, comm.size(), run.options.bfs,
+                                                      run.options.kernels, run.options.input_path.empty());
   check_memory(comm, run.memory_estimate_per_rank, opened.what);
   say_what_memory_changed(progress, resolved);
   run.num_mpi_processes = comm.size();

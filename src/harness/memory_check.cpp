@@ -38,7 +38,7 @@ double rank_indexed_bytes(int threads) { return 4.0 * threads * 64 + 10 * 8; }
 }  // namespace
 
 PhaseBytes estimate_phases(double n, double m, int num_ranks, const BfsOptions& bfs, const KernelChoice& kernels,
-                           int threads) {
+                           int threads, bool kronecker) {
   PhaseBytes phases;
   phases.rank_tables = num_ranks * rank_indexed_bytes(threads > 0 ? threads : omp_get_max_threads());
   const double n_local = n / num_ranks + 64, m_local = m / num_ranks + 1;
@@ -56,7 +56,8 @@ PhaseBytes estimate_phases(double n, double m, int num_ranks, const BfsOptions& 
   // the engine's state, and what the batch validator holds meanwhile) and a batch's check, which
   // runs once the searches' buffers are released (the graph and the whole validator).
   if (kernels.sssp) {
-    const EngineMemory engine = sssp_engine().memory_bytes(GraphShape{n, m, num_ranks}, kernels.sssp_options);
+    const EngineMemory engine =
+        sssp_engine().memory_bytes(GraphShape{n, m, num_ranks, kronecker}, kernels.sssp_options);
     phases.sssp_graph = std::max(engine.build, engine.search);
     phases.sssp_validation = SsspBatchValidator::bytes(n, n_local, m_local, num_ranks, kernels.validation_batch);
     const double held = SsspBatchValidator::held_bytes(n, n_local, kernels.validation_batch);
@@ -67,7 +68,7 @@ PhaseBytes estimate_phases(double n, double m, int num_ranks, const BfsOptions& 
   if (!kernels.bfs) return phases;
   // BFS validation: what its batch validator holds.
   phases.bfs_validation = BfsBatchValidator::bytes(n, n_local, m_local, num_ranks, kernels.validation_batch);
-  const GraphShape shape{n, m, num_ranks};
+  const GraphShape shape{n, m, num_ranks, kronecker};
   phases.engine = bfs.engine;
   const EngineMemory need = find_engine(phases.engine).memory_bytes(shape, bfs);
   phases.bfs_graph_build = need.build;
@@ -88,9 +89,9 @@ PhaseBytes estimate_phases(double n, double m, int num_ranks, const BfsOptions& 
   return phases;
 }
 
-std::int64_t estimate_graph_bytes(double n, double m, int num_ranks, const BfsOptions& bfs,
-                                  const KernelChoice& kernels) {
-  return estimate_to_bytes(estimate_phases(n, m, num_ranks, bfs, kernels).peak());
+std::int64_t estimate_graph_bytes(double n, double m, int num_ranks, const BfsOptions& bfs, const KernelChoice& kernels,
+                                  bool kronecker) {
+  return estimate_to_bytes(estimate_phases(n, m, num_ranks, bfs, kernels, 0, kronecker).peak());
 }
 
 std::int64_t estimate_generate_bytes(int scale, int edgefactor, int num_ranks, bool with_weights) {

@@ -16,9 +16,10 @@ namespace g500 {
 
 // Peak bytes one rank needs for the benchmark on a graph of `vertices` vertices and `tuples` tuples:
 // the harness's own (parents, roots, validation buffers) plus the BFS engine's, from its registry
-// row, and the SSSP engine's. `bfs` and `kernels` as settled (harness/resolve.hpp).
+// row, and the SSSP engine's. `bfs` and `kernels` as settled (harness/resolve.hpp). `kronecker`:
+// the generator's graph (false for a file's: its degrees are unknown).
 std::int64_t estimate_graph_bytes(double vertices, double tuples, int num_ranks, const BfsOptions& bfs,
-                                  const KernelChoice& kernels);
+                                  const KernelChoice& kernels, bool kronecker = true);
 // A rank's bytes in each phase of a run, as the estimate counts them (0 for a kernel not run);
 // the peak is the run's estimate. The parts name the largest terms, for `g500 plan`.
 struct PhaseBytes {
@@ -35,7 +36,7 @@ struct PhaseBytes {
 // `bfs` and `kernels` as settled (harness/resolve.hpp): a named engine, ids and replicas concrete.
 // `threads`: OpenMP threads a rank (0: this process's).
 PhaseBytes estimate_phases(double vertices, double tuples, int num_ranks, const BfsOptions& bfs,
-                           const KernelChoice& kernels, int threads = 0);
+                           const KernelChoice& kernels, int threads = 0, bool kronecker = true);
 // Peak bytes one rank needs to generate and write its slice.
 std::int64_t estimate_generate_bytes(int scale, int edgefactor, int num_ranks, bool with_weights);
 

@@ -4,6 +4,7 @@
 
 #include "bfs/engine_choice.hpp"
 #include "harness/memory_check.hpp"
+#include "partition/process_grid.hpp"
 
 namespace g500 {
 namespace {
@@ -18,7 +19,8 @@ std::vector<std::string> engines_to_try(const BfsOptions& bfs, int ranks) {
 }
 
 double peak_bytes(const RunOptions& o, const ProblemSize& size) {
-  return estimate_phases(size.vertices, size.tuples, size.ranks, o.bfs, o.kernels, size.threads).peak();
+  return estimate_phases(size.vertices, size.tuples, size.ranks, o.bfs, o.kernels, size.threads, o.input_path.empty())
+      .peak();
 }
 
 // The engine: the named one, or auto's first that fits with a batch of one (the rule's, where none does).
@@ -48,6 +50,18 @@ int settle_batch(const RunOptions& o, const ProblemSize& size, const std::functi
   return trial.kernels.validation_batch;
 }
 
+// The 2D engines' stored positions, for the grid they would take. A --grid that does not fit the
+// rank count is refused where a 2D engine is estimated or made; here it counts as one row.
+IdWidth settle_grid_positions(const BfsOptions& bfs, const ProblemSize& size) {
+  GridShape grid{1, size.ranks};
+  try {
+    grid = parse_grid(bfs.grid.grid, size.ranks);
+  } catch (const UserError&) {
+  }
+  return settle_positions(bfs.grid.positions, bfs.ids,
+                          widest_row_range(static_cast<std::int64_t>(size.vertices), grid));
+}
+
 }  // namespace
 
 ResolvedRun resolve(const RunOptions& asked, const ProblemSize& size, const std::function<bool(double)>& fits) {
@@ -56,6 +70,7 @@ ResolvedRun resolve(const RunOptions& asked, const ProblemSize& size, const std:
   RunOptions& o = r.options;
   o.bfs.ids = settle_ids(asked.bfs.ids, static_cast<std::int64_t>(size.vertices));
   o.kernels.sssp_options.ids = o.bfs.ids;  // one --ids for both kernels' graphs
+  o.bfs.grid.positions = settle_grid_positions(o.bfs, size);
   o.kernels.sssp_options.replicas = settle_replicas(asked.kernels.sssp_options.replicas, size.vertices);
   o.bfs.engine = settle_engine(o, size, fits, r.rule_engine);
   o.kernels.validation_batch = settle_batch(o, size, fits, r.batch_asked);

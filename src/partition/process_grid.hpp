@@ -19,6 +19,13 @@ struct GridShape {
   int cols = 1;
 };
 
+// The most row-range positions a processor row of `grid` can hold over an N-vertex 1D partition: C
+// of its largest blocks (blocks are whole words and differ by at most one).
+inline std::int64_t widest_row_range(std::int64_t vertices, GridShape grid) {
+  const std::int64_t words = (vertices + 63) / 64, ranks = static_cast<std::int64_t>(grid.rows) * grid.cols;
+  return std::min(vertices, grid.cols * ((words + ranks - 1) / ranks) * 64);
+}
+
 // The most square grid of `ranks`: R the largest divisor not above sqrt(P), so R <= C (a prime
 // count gives 1 x P).
 inline GridShape default_grid(int ranks) {

@@ -26,6 +26,7 @@ BfsOptions options_of(const Conformance& c) {
   BfsOptions options;
   options.engine = c.engine;
   options.ids = c.ids;
+  options.grid.positions = c.ids;  // 64: every stored id, 2D positions too
   return options;
 }
 

@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "exchange/rounds.hpp"
 #include "fault_cases.hpp"
+#include "generator/kronecker.hpp"
 #include "generator/kronecker_source.hpp"
 #include "graph/csr_2d.hpp"
 #include "mpi/engine_check.hpp"
@@ -54,7 +55,7 @@ TEST(Grid2D, EveryGridFormatAndSorting) {
 }
 
 // Kernel 1's two placements build the same rows, degrees and vertex order, on every grid.
-template <class Column>
+template <class Column, class Position>
 void expect_placements_agree() {
   const mpi::Comm world = mpi::Comm::world();
   const KroneckerGenerator gen(11, 16, 29);
@@ -66,10 +67,10 @@ void expect_placements_agree() {
     const mpi::Comm row = world.split(grid.row(), grid.col()), col = world.split(grid.col(), grid.row());
     for (bool sort : {true, false}) {
       SCOPED_TRACE("grid " + shape + (sort ? " sorted" : " unsorted"));
-      const Csr2D<Column> dense =
-          build_csr_2d<Column>(source, grid, world, row, col, sort, exchange::kBuildRound, RowPlacement::dense);
-      const Csr2D<Column> sparse =
-          build_csr_2d<Column>(source, grid, world, row, col, sort, exchange::kBuildRound, RowPlacement::sparse);
+      const Csr2D<Column, Position> dense = build_csr_2d<Column, Position>(source, grid, world, row, col, sort,
+                                                                           exchange::kBuildRound, RowPlacement::dense);
+      const Csr2D<Column, Position> sparse = build_csr_2d<Column, Position>(
+          source, grid, world, row, col, sort, exchange::kBuildRound, RowPlacement::sparse);
       ASSERT_EQ(dense.rows(), sparse.rows());
       ASSERT_EQ(dense.local_entries(), sparse.local_entries());
       for (local_t u = 0; u < dense.rows(); ++u) {
@@ -82,8 +83,8 @@ void expect_placements_agree() {
       EXPECT_LE(sparse.index.filled_rows(), sparse.rows());
       // Keys as pairs, in transit only and kept too (ids past 64 bits of row and target): the same rows.
       for (SortKeys keys : {SortKeys::sent_as_pairs, SortKeys::pairs}) {
-        const Csr2D<Column> paired = build_csr_2d<Column>(source, grid, world, row, col, sort, exchange::kBuildRound,
-                                                          RowPlacement::sparse, keys);
+        const Csr2D<Column, Position> paired = build_csr_2d<Column, Position>(
+            source, grid, world, row, col, sort, exchange::kBuildRound, RowPlacement::sparse, keys);
         ASSERT_EQ(paired.local_entries(), sparse.local_entries());
         for (local_t u = 0; u < dense.rows(); ++u) {
           const auto a = sparse.row(u), b = paired.row(u);
@@ -92,7 +93,8 @@ void expect_placements_agree() {
         EXPECT_TRUE(std::equal(sparse.degree.begin(), sparse.degree.end(), paired.degree.begin(), paired.degree.end()));
       }
       // Small rounds: the degrees' lengths travel in many rounds, each rank's owners in its own order.
-      const Csr2D<Column> rounds = build_csr_2d<Column>(source, grid, world, row, col, sort, 97, RowPlacement::sparse);
+      const Csr2D<Column, Position> rounds =
+          build_csr_2d<Column, Position>(source, grid, world, row, col, sort, 97, RowPlacement::sparse);
       EXPECT_TRUE(std::equal(dense.degree.begin(), dense.degree.end(), rounds.degree.begin(), rounds.degree.end()));
       EXPECT_EQ(sparse.local_entries(), rounds.local_entries());
     }
@@ -100,8 +102,38 @@ void expect_placements_agree() {
 }
 
 TEST(Grid2D, SparseAndDensePlacementsAgree) {
-  expect_placements_agree<std::uint32_t>();
-  expect_placements_agree<vertex_t>();
+  expect_placements_agree<std::uint32_t, std::uint32_t>();
+  expect_placements_agree<vertex_t, std::uint32_t>();
+  expect_placements_agree<vertex_t, vertex_t>();
+}
+
+// The estimate's rows with entries (filled_rows_bound): the Kronecker model's count is the built
+// graph's within a few percent over the ranks, and bounds every rank's; a file's graph keeps the
+// plain bound of one row an arc.
+TEST(Grid2D, FilledRowsAsTheKroneckerModelExpects) {
+  const mpi::Comm world = mpi::Comm::world();
+  const KroneckerGenerator gen(14, 16, 31);
+  const KroneckerSource source(gen, world.rank(), world.size());
+  const Partition1D part(gen.num_vertices(), world.size(), world.rank());
+  for (const std::string& shape : grids_of(world.size())) {
+    if (shape == "auto") continue;
+    SCOPED_TRACE("grid " + shape);
+    const GridShape g = parse_grid(shape, world.size());
+    const Partition2D grid(part, g);
+    const mpi::Comm row = world.split(grid.row(), grid.col()), col = world.split(grid.col(), grid.row());
+    const Csr2D<std::uint32_t, std::uint32_t> csr = build_csr_2d<std::uint32_t, std::uint32_t>(
+        source, grid, world, row, col, true, exchange::kBuildRound, RowPlacement::sparse);
+    const double vertices = static_cast<double>(gen.num_vertices()), tuples = static_cast<double>(gen.num_edges());
+    const GraphShape kronecker{vertices, tuples, world.size(), true};
+    const double bound = filled_rows_bound(kronecker, g);
+    EXPECT_LE(static_cast<double>(csr.index.filled_rows()), bound);
+    const double filled = static_cast<double>(world.allreduce<std::int64_t>(csr.index.filled_rows(), mpi::Op::sum));
+    const double expected = kronecker_share_with_arcs(14, tuples, g.rows) * vertices * g.rows;
+    EXPECT_NEAR(filled, expected, 0.03 * expected) << "measured " << filled << " expected " << expected;
+    const GraphShape file{vertices, tuples, world.size(), false};
+    const double arcs = 2 * tuples / world.size() + 1, n_col = vertices / g.cols + 64 * g.rows;
+    EXPECT_DOUBLE_EQ(filled_rows_bound(file, g), std::min(n_col, arcs));
+  }
 }
 
 // Kernel 1's sparse rows (offsets of rows with entries only, from sorted keys) give the same
@@ -111,7 +143,9 @@ TEST(Grid2D, SparseRowsAsTheDenseTable) {
   const std::vector<Edge> kron = all_edges(KroneckerGenerator(10, 16, 23));
   for (const char* engine : {"top-down-2d", "hybrid-2d"}) {
     for (const std::string& grid : grids_of(ranks)) {
-      for (IdWidth ids : {IdWidth::automatic, IdWidth::bits64}) {
+      // Ids and positions: both 32-bit, 64-bit ids with 32-bit positions, both 64-bit.
+      for (IdWidth positions : {IdWidth::automatic, IdWidth::bits32, IdWidth::bits64}) {
+        const IdWidth ids = positions == IdWidth::automatic ? IdWidth::automatic : IdWidth::bits64;
         for (bool sort : {true, false}) {
           BfsOptions options;
           options.engine = engine;
@@ -119,8 +153,9 @@ TEST(Grid2D, SparseRowsAsTheDenseTable) {
           options.grid.rows = RowPlacement::sparse;
           options.grid.sort_vertices = sort;
           options.ids = ids;
-          SCOPED_TRACE(std::string(engine) + " grid " + grid + (ids == IdWidth::bits64 ? " 64-bit" : "") +
-                       (sort ? " sorted" : " unsorted"));
+          options.grid.positions = positions;
+          SCOPED_TRACE(std::string(engine) + " grid " + grid + (ids == IdWidth::bits64 ? " 64-bit ids" : "") +
+                       (positions == IdWidth::bits32 ? ", 32-bit positions" : "") + (sort ? " sorted" : " unsorted"));
           check_engine(options, kron, {});
         }
       }
@@ -128,12 +163,20 @@ TEST(Grid2D, SparseRowsAsTheDenseTable) {
   }
 }
 
-// 64-bit stored ids take the same paths.
+// 64-bit stored ids take the same paths, with 32- or 64-bit positions, on either placement.
 TEST(Grid2D, SixtyFourBitIds) {
-  BfsOptions options;
-  options.engine = "hybrid-2d";
-  options.ids = IdWidth::bits64;
-  check_engine(options, all_edges(KroneckerGenerator(10, 16, 22)), {});
+  for (IdWidth positions : {IdWidth::bits32, IdWidth::bits64}) {
+    for (RowPlacement rows : {RowPlacement::dense, RowPlacement::sparse}) {
+      BfsOptions options;
+      options.engine = "hybrid-2d";
+      options.ids = IdWidth::bits64;
+      options.grid.positions = positions;
+      options.grid.rows = rows;
+      SCOPED_TRACE(std::string(positions == IdWidth::bits32 ? "32" : "64") + "-bit positions, " +
+                   (rows == RowPlacement::dense ? "dense" : "sparse") + " rows");
+      check_engine(options, all_edges(KroneckerGenerator(10, 16, 22)), {});
+    }
+  }
 }
 
 // A grid that does not match the rank count is the user's error, on every rank.

@@ -223,8 +223,8 @@ TEST(Plan, KernelStructuresSumToTheirPhases) {
   }
   const std::string text = plan_output(
       {"--nodes", "256", "--ranks-per-node", "4", "--memory-per-node", "32GiB", "--bfs", "hybrid-2d", "--scale", "34"});
-  for (const char* name : {"entries (an id each)", "row index", "row frontier bitmap", "column frontier bitmap",
-                           "validation batch", "a round of generated tuples"})
+  for (const char* name : {"entries (a row-range position each)", "row index", "row frontier bitmap",
+                           "column frontier bitmap", "validation batch", "a round of generated tuples"})
     EXPECT_NE(text.find(name), std::string::npos) << name << "\n" << text;
   // Kernel 1 names the larger of its two moments: rows being placed, or the tables beside the graph.
   EXPECT_TRUE(text.find("filled rows' offsets") != std::string::npos ||
@@ -241,6 +241,34 @@ namespace {
 // --bfs auto never takes an engine that does not fit when another does. At 268 ranks (a grid too
 // thin for 2D) its rule picks hybrid-1d; with room between the two engines' peaks at SCALE 31, it
 // takes whichever fits, and the rule's pick where both or neither do.
+// A 2D entry is a row-range position: 32-bit wherever a processor row's range fits, even with
+// 64-bit ids, which saves 4 bytes an arc; 64-bit past that, and 32 asked for there is refused.
+TEST(Plan, TwoDEntriesAreAsNarrowAsTheRowRange) {
+  const double n = std::ldexp(1.0, 38), m = 16 * n;
+  const int ranks = 16384;  // 128 x 128: 2^31 positions a row
+  RunOptions asked;
+  asked.bfs.engine = "hybrid-2d";
+  const RunOptions narrow = resolved_options(asked, {n, m, ranks});
+  EXPECT_EQ(narrow.bfs.ids, IdWidth::bits64);
+  EXPECT_EQ(narrow.bfs.grid.positions, IdWidth::bits32);
+  RunOptions wide_asked = asked;
+  wide_asked.bfs.grid.positions = IdWidth::bits64;
+  const RunOptions wide = resolved_options(wide_asked, {n, m, ranks});
+  EXPECT_EQ(wide.bfs.grid.positions, IdWidth::bits64);
+  const double saved = estimate_phases(n, m, ranks, wide.bfs, wide.kernels, 1).bfs_graph -
+                       estimate_phases(n, m, ranks, narrow.bfs, narrow.kernels, 1).bfs_graph;
+  EXPECT_NEAR(saved, 4 * 2 * m / ranks, 0.01 * saved);
+
+  const double huge = std::ldexp(1.0, 42);  // 512 x 512: 2^33 positions a row
+  EXPECT_EQ(resolved_options(asked, {huge, 16 * huge, 262144}).bfs.grid.positions, IdWidth::bits64);
+  RunOptions forced = asked;
+  forced.bfs.grid.positions = IdWidth::bits32;
+  EXPECT_THROW(resolved_options(forced, {huge, 16 * huge, 262144}), UserError);
+  forced.bfs.ids = IdWidth::bits32;
+  forced.bfs.grid.positions = IdWidth::bits64;
+  EXPECT_THROW(resolved_options(forced, {n / 64, m / 64, 4}), UserError);
+}
+
 TEST(Plan, AutoTakesAnEngineThatFits) {
   const std::vector<std::string> machine = {"--nodes", "268", "--ranks-per-node", "1", "--memory-per-node", "8GiB"};
   std::vector<const char*> argv = {"g500", "plan"};

@@ -49,9 +49,9 @@ void pack_values(std::vector<word_t>& out, std::size_t n, int bits, Value&& valu
 
 }  // namespace
 
-template <class Column>
-StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, bool few_to_find, std::span<vertex_t> parents,
-                                     LevelProfiler& profiler) {
+template <class Column, class Position>
+StepCounts Grid2D<Column, Position>::bottom_up(std::int64_t frontier_vertices, bool few_to_find,
+                                               std::span<vertex_t> parents, LevelProfiler& profiler) {
   const GridShape g = grid_.grid();
   Timer exchanging;
   // The frontier of this block by sorted index, gathered over the row: the row's blocks by
@@ -73,13 +73,13 @@ StepCounts Grid2D<Column>::bottom_up(std::int64_t frontier_vertices, bool few_to
   return step;
 }
 
-template <class Column>
-double Grid2D<Column>::found_budget() const {
+template <class Column, class Position>
+double Grid2D<Column, Position>::found_budget() const {
   return static_cast<double>(options_.exchange_round > 0 ? options_.exchange_round : kFoundBudget);
 }
 
-template <class Column>
-void Grid2D<Column>::make_room_for_found(double bound, std::span<vertex_t> parents) {
+template <class Column, class Position>
+void Grid2D<Column, Position>::make_room_for_found(double bound, std::span<vertex_t> parents) {
   if (found_held_bound_ + bound > found_budget()) {
     send_found_parents(parents);
     found_held_bound_ = 0;
@@ -87,8 +87,9 @@ void Grid2D<Column>::make_room_for_found(double bound, std::span<vertex_t> paren
   found_held_bound_ += bound;
 }
 
-template <class Column>
-StepCounts Grid2D<Column>::search_ring(double sub_step_bound, std::span<vertex_t> parents, double& exchange_seconds) {
+template <class Column, class Position>
+StepCounts Grid2D<Column, Position>::search_ring(double sub_step_bound, std::span<vertex_t> parents,
+                                                 double& exchange_seconds) {
   const GridShape g = grid_.grid();
   // At sub-step s this rank (row i of its column) searches block (i + s) mod R of the column,
   // whose bitmap of vertices with a parent it got from rank i + 1 of the column, and hands it on to
@@ -117,9 +118,9 @@ StepCounts Grid2D<Column>::search_ring(double sub_step_bound, std::span<vertex_t
   return step;
 }
 
-template <class Column>
-StepCounts Grid2D<Column>::search_at_once(double sub_step_bound, std::span<vertex_t> parents,
-                                          double& exchange_seconds) {
+template <class Column, class Position>
+StepCounts Grid2D<Column, Position>::search_at_once(double sub_step_bound, std::span<vertex_t> parents,
+                                                    double& exchange_seconds) {
   const GridShape g = grid_.grid();
   Timer exchanging;
   make_room_for_found((g.rows - 1) * sub_step_bound, parents);
@@ -162,9 +163,9 @@ StepCounts Grid2D<Column>::search_at_once(double sub_step_bound, std::span<verte
 // In this rank's own block a parent is written straight in. Another block's finds are
 // kept, in vertex order, for its owner: word w's first-entry finds wait (`before`) until word w's
 // row finds (`row_finds`), searched an iteration later, are merged in.
-template <class Column>
-struct Grid2D<Column>::BlockScan {
-  using Entry = Column;
+template <class Column, class Position>
+struct Grid2D<Column, Position>::BlockScan {
+  using Entry = Position;
   BlockScan(const Grid2D& engine, bool own_block, local_t offset, std::int64_t words, word_t last_mask, word_t* done,
             word_t* next, std::vector<word_t>& changed, std::span<vertex_t> parents, std::vector<FoundPair>& out)
       : engine(engine), own_block(own_block), offset(offset), words(words), last_mask(last_mask), done(done),
@@ -193,8 +194,8 @@ struct Grid2D<Column>::BlockScan {
   word_t unvisited(std::int64_t w) const {
     return ~done[w] & filled_rows[w] & (w == words - 1 ? last_mask : ~word_t{0});
   }
-  std::span<const Column> row(local_t v) const { return engine.csr_.row(offset + v); }
-  bool in_frontier(Column w) const { return (frontier[w >> 6] >> (w & 63)) & 1; }
+  std::span<const Position> row(local_t v) const { return engine.csr_.row(offset + v); }
+  bool in_frontier(Position w) const { return (frontier[w >> 6] >> (w & 63)) & 1; }
 
   // Row b of word w's place among the rows with entries: after those of the word's rows below b.
   std::int64_t filled_place(std::int64_t w, int b) const {
@@ -235,13 +236,13 @@ struct Grid2D<Column>::BlockScan {
   // vertex worked out after the tries, for the hits alone.
   template <bool Own>
   word_t try_sparse_first_entries(std::int64_t w, word_t todo) {
-    const Column* tried[kWordBits];
+    const Position* tried[kWordBits];
     word_t newly = 0;
     const int ahead_before = n_ahead;
     for (word_t bits = todo; bits; bits &= bits - 1) {
       const int b = __builtin_ctzll(bits);
       const std::int64_t k = filled_place(w, b);
-      const Column* const entry =
+      const Position* const entry =
           entry_vertex.columns + (narrow_offsets ? narrow_offsets[k] : engine.csr_.index.offset(k));
       tried[b] = entry;
       // A hit reads the entry's index: fetched beside the entry, so that the two misses overlap.
@@ -267,7 +268,7 @@ struct Grid2D<Column>::BlockScan {
     return newly;
   }
 
-  void found_in_row(local_t v, const Column* entry) {
+  void found_in_row(local_t v, const Position* entry) {
     const Column parent =
         static_cast<Column>(engine.first_.empty() ? entry_vertex(entry) : engine.vertex_of_entry(entry));
     if (own_block) parents[v] = static_cast<vertex_t>(parent);
@@ -307,9 +308,9 @@ struct Grid2D<Column>::BlockScan {
   }
 };
 
-template <class Column>
-StepCounts Grid2D<Column>::search_block(int k, bool own, word_t* done, std::int64_t words,
-                                        std::span<vertex_t> parents) {
+template <class Column, class Position>
+StepCounts Grid2D<Column, Position>::search_block(int k, bool own, word_t* done, std::int64_t words,
+                                                  std::span<vertex_t> parents) {
   const GridShape g = grid_.grid();
   const int block = grid_.col() * g.rows + k;
   const local_t count = part_.count_of(block), offset = part_.begin_of(block) - grid_.col_begin(grid_.col());
@@ -336,8 +337,8 @@ StepCounts Grid2D<Column>::search_block(int k, bool own, word_t* done, std::int6
   return step;
 }
 
-template <class Column>
-void Grid2D<Column>::pass_block(int s, int k) {
+template <class Column, class Position>
+void Grid2D<Column, Position>::pass_block(int s, int k) {
   const GridShape g = grid_.grid();
   const int i = grid_.row(), previous = (i + g.rows - 1) % g.rows;
   const bool last = s + 1 == g.rows;
@@ -374,8 +375,8 @@ void Grid2D<Column>::pass_block(int s, int k) {
   }
 }
 
-template <class Column>
-void Grid2D<Column>::message_to_owner(int k) {
+template <class Column, class Position>
+void Grid2D<Column, Position>::message_to_owner(int k) {
   const GridShape g = grid_.grid();
   const std::vector<word_t>& changed = pass_.changed;
   const word_t* const done = pass_.done.data();  // the last sub-step's block
@@ -405,8 +406,8 @@ void Grid2D<Column>::message_to_owner(int k) {
   pack_values(message, pairs.size(), parent_bits_, [&](std::size_t j) { return static_cast<word_t>(found_parent(pairs[j])); });
 }
 
-template <class Column>
-void Grid2D<Column>::take_found_vertices(std::span<vertex_t> parents) {
+template <class Column, class Position>
+void Grid2D<Column, Position>::take_found_vertices(std::span<vertex_t> parents) {
   const bool with_parents = grid_.grid().rows == 2;
   const std::size_t summary = summary_words(static_cast<std::size_t>(visited_local_.num_words()));
   const std::vector<word_t>& incoming = pass_.incoming;
@@ -450,8 +451,8 @@ void Grid2D<Column>::take_found_vertices(std::span<vertex_t> parents) {
   }
 }
 
-template <class Column>
-StepCounts Grid2D<Column>::mark_found() {
+template <class Column, class Position>
+StepCounts Grid2D<Column, Position>::mark_found() {
   StepCounts found;
   const std::int64_t words = next_.num_words();
 #pragma omp parallel
@@ -478,8 +479,8 @@ StepCounts Grid2D<Column>::mark_found() {
   return found;
 }
 
-template <class Column>
-double Grid2D<Column>::found_bytes_a_sub_step_bound() const {
+template <class Column, class Position>
+double Grid2D<Column, Position>::found_bytes_a_sub_step_bound() const {
   // A sub-step finds each vertex of the block it searches once at most, so at most the block's
   // unvisited vertices with edges: the column's largest count bounds every rank's. Each thread's finds make
   // one message (exchange/found_parents_codec.hpp): a header word and a padded last word, and per
@@ -492,8 +493,8 @@ double Grid2D<Column>::found_bytes_a_sub_step_bound() const {
          static_cast<double>(most[0]) * (gap_bits + parent_bits_) / 8.0;
 }
 
-template <class Column>
-void Grid2D<Column>::send_found_parents(std::span<vertex_t> parents) {
+template <class Column, class Position>
+void Grid2D<Column, Position>::send_found_parents(std::span<vertex_t> parents) {
   // To the owners, within the column: to each, the messages of the vertices of its block this
   // rank's threads found, and their parents, end to end, through the fold's first slot, idle by now
   // (no buffers of their own at the search's peak).
@@ -524,11 +525,10 @@ void Grid2D<Column>::send_found_parents(std::span<vertex_t> parents) {
 }
 
 // The step's entry points, for grid_2d.cpp's search; the helpers they call come with them.
-#define G500_GRID_2D_BOTTOM_UP(Column)                                                                    \
-  template StepCounts Grid2D<Column>::bottom_up(std::int64_t, bool, std::span<vertex_t>, LevelProfiler&); \
-  template void Grid2D<Column>::send_found_parents(std::span<vertex_t>);
-G500_GRID_2D_BOTTOM_UP(std::uint32_t)
-G500_GRID_2D_BOTTOM_UP(vertex_t)
+#define G500_GRID_2D_BOTTOM_UP(Column, Position)                                                                    \
+  template StepCounts Grid2D<Column, Position>::bottom_up(std::int64_t, bool, std::span<vertex_t>, LevelProfiler&); \
+  template void Grid2D<Column, Position>::send_found_parents(std::span<vertex_t>);
+G500_GRID_2D_WIDTHS(G500_GRID_2D_BOTTOM_UP)
 #undef G500_GRID_2D_BOTTOM_UP
 
 }  // namespace g500

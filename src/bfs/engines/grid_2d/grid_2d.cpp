@@ -51,22 +51,22 @@ exchange::SliceLayout row_layout(const Partition2D& grid) {
 // Kernel 1's peak (placing rows, then hybrid-2d's bottom-up tables beside the kept graph) and the
 // search's (the kept graph, the tables, bitmaps and exchange buffers).
 EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
-  const double id = id_bytes(options);
+  const double id = id_bytes(options), position = is_32_bit(options.grid.positions) ? 4 : 8;
   // The harness estimates before it generates anything, so a grid that does not fit the rank
   // count is refused here, at once.
   const GridShape grid = parse_grid(options.grid.grid, shape.ranks);
   const double n_local = shape.vertices / shape.ranks + 64, n_row = shape.vertices / grid.rows + 64 * grid.cols;
   const double n_col = shape.vertices / grid.cols + 64 * grid.rows;
   const double arcs = 2 * shape.tuples / shape.ranks + 1;
-  // Rows with entries: at most one a row of the column range, and at most one an arc.
-  const double filled_rows = std::min(n_col, arcs);
+  const double filled_rows = filled_rows_bound(shape, grid);
   const RowPlacement placement = resolve_row_placement(options.grid.rows, shape.vertices, shape.tuples, grid);
 
   // The kept graph: entries (duplicates' room included), the rows' index, degrees and sort maps.
+  // An entry is a row-range position, 32-bit where a processor row's range fits (--grid-positions).
   // Offsets are 32-bit while a rank's entries number below 2^32 (graph/row_offsets.hpp), with room
   // for a rank that holds a quarter more than the mean.
   const double offset = 1.25 * arcs < 4294967295.0 ? 4 : 8;
-  const double graph = id * arcs + offset * filled_rows + n_col / 8 + 4 * n_col / 64 + (8 + 2 * id) * n_local;
+  const double graph = position * arcs + offset * filled_rows + n_col / 8 + 4 * n_col / 64 + (8 + 2 * id) * n_local;
   // hybrid: the vertex of each row-range position and its degree code (dense), or of each entry
   // (sparse: asked in rounds, an owner, a slot, and question and answer each way a question; kept
   // as its index in its block, in as many bits as a block needs, and only with sorted blocks);
@@ -81,7 +81,7 @@ EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
                             : (4 + 8 + 2 * id + 2 * (id + 8)) * std::min(arcs, static_cast<double>(kQueryRound));
   const double first_entries = placement == RowPlacement::dense ? 2 * id * filled_rows : 0;
   // Kernel 1's larger moment: its rows being placed, or hybrid-2d's tables made beside the kept graph.
-  std::vector<MemoryPart> placing = csr_2d_build_parts(shape.vertices, shape.tuples, grid, id, placement);
+  std::vector<MemoryPart> placing = csr_2d_build_parts(shape, grid, id, position, placement);
   std::vector<MemoryPart> tables = {{"the kept graph", graph}, {"degree codes", codes}};
   if (vertices > 0) tables.insert(tables.begin() + 1, {vertices_name, vertices});
   if (asking > 0) tables.push_back({"entries' vertices asked: round buffers", asking});
@@ -89,7 +89,7 @@ EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
 
   EngineMemory need = EngineMemory::of(std::max(total_bytes(placing), total_bytes(tables)), 0);
   need.build_parts = total_bytes(placing) >= total_bytes(tables) ? std::move(placing) : std::move(tables);
-  need.hold("entries (an id each)", id * arcs);
+  need.hold("entries (a row-range position each)", position * arcs);
   need.hold("row index (an offset a filled row)", offset * filled_rows);
   need.hold("column range: filled-row bitmap and counts", n_col / 8 + 4 * n_col / 64);
   need.hold("block: degrees and sort maps", (8 + 2 * id) * n_local);
@@ -101,8 +101,9 @@ EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
   // hybrid: parents found for the column's other blocks, encoded (at most an id and a byte of gap
   // a vertex), held up to the budget and one sub-step's more (a block), beside that sub-step's
   // pairs; and, when sent, those and this block's received, through the fold's slot
-  const double held = std::min((id + 1) * n_local * (grid.rows - 1),
-                               static_cast<double>(Grid2D<std::uint32_t>::kFoundBudget) + (id + 1) * n_local);
+  const double held =
+      std::min((id + 1) * n_local * (grid.rows - 1),
+               static_cast<double>(Grid2D<std::uint32_t, std::uint32_t>::kFoundBudget) + (id + 1) * n_local);
   need.hold("bottom-up: found parents held, a sub-step's pairs", held + 2 * id * n_local);
   if (grid.rows > 1) need.hold("bottom-up: found parents sent and received", held + (id + 1) * n_local);
   need.hold("fold: two slots, sent and received", 2 * 2 * 20.0 * static_cast<double>(exchange::kTopDownRound));
@@ -110,13 +111,23 @@ EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
   return need;
 }
 
+// The engine for the settled widths of ids and positions.
+std::unique_ptr<BfsEngine> make_grid_2d(const EngineContext& context, bool direction_optimizing) {
+  if (stores_32_bit_ids(context.options))
+    return std::make_unique<Grid2D<std::uint32_t, std::uint32_t>>(context, direction_optimizing);
+  if (is_32_bit(context.options.grid.positions))
+    return std::make_unique<Grid2D<vertex_t, std::uint32_t>>(context, direction_optimizing);
+  return std::make_unique<Grid2D<vertex_t, vertex_t>>(context, direction_optimizing);
+}
+
 }  // namespace
 
 EngineSpec top_down_2d_engine() {
   return {.name = "top-down-2d",
-          .help = "level-synchronous top-down BFS on an R x C process grid: frontier expand in the column, "
-                  "compressed fold in the row, overlapped (paper 004)",
-          .make = [](const EngineContext& c) { return make_for_id_width<Grid2D>(c, false); },
+          .help =
+              "level-synchronous top-down BFS on an R x C process grid: frontier expand in the column, "
+              "compressed fold in the row, overlapped (paper 004)",
+          .make = [](const EngineContext& c) { return make_grid_2d(c, false); },
           .memory_bytes = &grid_2d_memory_bytes,
           .thread_level = mpi::ThreadLevel::funneled,
           .option_groups = {&kGridGroup, &kIdsGroup}};
@@ -127,38 +138,41 @@ EngineSpec hybrid_2d_engine() {
           .help =
               "direction-optimizing BFS on an R x C process grid: top-down as top-down-2d, bottom-up in R "
               "sub-steps around the column (Beamer et al., IPDPSW 2013), in the search's tail all at once",
-          .make = [](const EngineContext& c) { return make_for_id_width<Grid2D>(c, true); },
+          .make = [](const EngineContext& c) { return make_grid_2d(c, true); },
           .memory_bytes = &grid_2d_memory_bytes,
           .thread_level = mpi::ThreadLevel::funneled,
           .option_groups = {&kDirectionGroup, &kGridGroup, &kIdsGroup}};
 }
 
-template <class Column>
-Grid2D<Column>::Grid2D(const EngineContext& context, bool direction_optimizing)
-    : options_(context.options), comm_(context.comm), part_(context.part),
+template <class Column, class Position>
+Grid2D<Column, Position>::Grid2D(const EngineContext& context, bool direction_optimizing)
+    : options_(context.options),
+      comm_(context.comm),
+      part_(context.part),
       grid_(context.part, parse_grid(context.options.grid.grid, context.comm.size())),
       row_comm_(context.comm.split(grid_.row(), grid_.col())),
       col_comm_(context.comm.split(grid_.col(), grid_.row())),
       direction_optimizing_(direction_optimizing),
       compression_(options_.grid.compress == FoldFormat::vlq ? exchange::FoldCompression::vlq
-                                                              : exchange::FoldCompression::none),
+                                                             : exchange::FoldCompression::none),
       sparse_allowed_(exchange::SliceGather::positions_fit(part_.count_of(0) + kWordBits)),
-      column_gather_(col_comm_, column_layout(grid_)), row_gather_(row_comm_, row_layout(grid_)),
+      column_gather_(col_comm_, column_layout(grid_)),
+      row_gather_(row_comm_, row_layout(grid_)),
       fold_out_(grid_.grid().cols, omp_get_max_threads(), compression_, sizeof(Column), kPacketBytes),
       found_(static_cast<std::size_t>(omp_get_max_threads()) * grid_.grid().rows),
       claimed_(static_cast<std::size_t>(omp_get_max_threads())) {}
 
-template <class Column>
-std::string Grid2D<Column>::layout() const {
+template <class Column, class Position>
+std::string Grid2D<Column, Position>::layout() const {
   char text[64];
   std::snprintf(text, sizeof text, "%dx%d process grid", grid_.grid().rows, grid_.grid().cols);
   return text;
 }
 
-template <class Column>
-void Grid2D<Column>::build(const EdgeSource& source) {
-  csr_ = build_csr_2d<Column>(source, grid_, comm_, row_comm_, col_comm_, options_.grid.sort_vertices,
-                              exchange::kBuildRound, options_.grid.rows);
+template <class Column, class Position>
+void Grid2D<Column, Position>::build(const EdgeSource& source) {
+  csr_ = build_csr_2d<Column, Position>(source, grid_, comm_, row_comm_, col_comm_, options_.grid.sort_vertices,
+                                        exchange::kBuildRound, options_.grid.rows);
   global_entries_ = comm_.allreduce<edge_count_t>(csr_.local_entries(), mpi::Op::sum);
   connected_local_ = 0;
   for (local_t v = 0; v < part_.local_count(); ++v) connected_local_ += csr_.degree[v] > 0;
@@ -172,8 +186,8 @@ void Grid2D<Column>::build(const EdgeSource& source) {
   parent_bits_ = rows::id_bits(part_.num_vertices());
 }
 
-template <class Column>
-void Grid2D<Column>::build_bottom_up_tables() {
+template <class Column, class Position>
+void Grid2D<Column, Position>::build_bottom_up_tables() {
   row_frontier_ = Bitmap(grid_.w_count());
   own_w_begin_ = grid_.w_begin(grid_.col());
   own_begin_ = part_.begin_of(grid_.block_in_row(grid_.col()));
@@ -183,7 +197,7 @@ void Grid2D<Column>::build_bottom_up_tables() {
   // Each row's entry of highest degree to its front; the rotation keeps the others in order.
   const SparseRows<Column>& index = csr_.index;
   const std::int64_t filled = index.filled_rows();
-  Column* const columns = csr_.columns.data();
+  Position* const columns = csr_.columns.data();
 #pragma omp parallel for schedule(dynamic, 1024)
   for (std::int64_t k = 0; k < filled; ++k) {
     const edge_count_t first = index.offset(k), end = index.offset(k + 1);
@@ -209,8 +223,8 @@ void Grid2D<Column>::build_bottom_up_tables() {
   }
 }
 
-template <class Column>
-std::vector<std::uint8_t> Grid2D<Column>::gather_row_tables() {
+template <class Column, class Position>
+std::vector<std::uint8_t> Grid2D<Column, Position>::gather_row_tables() {
   const local_t n_local = part_.local_count();
   mpi::Counts counts, displs;
   for (int c = 0; c < grid_.grid().cols; ++c) {
@@ -242,14 +256,14 @@ std::vector<std::uint8_t> Grid2D<Column>::gather_row_tables() {
   return code;
 }
 
-template <class Column>
-std::vector<std::uint8_t> Grid2D<Column>::ask_entry_vertices() {
+template <class Column, class Position>
+std::vector<std::uint8_t> Grid2D<Column, Position>::ask_entry_vertices() {
   struct Answer {
     Column index;  // the vertex's local index in its block
     std::uint8_t code;
   };
   const PositionBlocks blocks{grid_};
-  exchange::OwnerQuery<Column, Answer, PositionBlocks> query(row_comm_, blocks);
+  exchange::OwnerQuery<Position, Answer, PositionBlocks> query(row_comm_, blocks);
   const std::int64_t entries = csr_.local_entries();
   // Unsorted blocks: a position is the vertex's offset in its block, so only the codes are kept.
   const bool keep_index = options_.grid.sort_vertices;
@@ -260,9 +274,9 @@ std::vector<std::uint8_t> Grid2D<Column>::ask_entry_vertices() {
   }
   std::vector<std::uint8_t> code(static_cast<std::size_t>(entries));
   query.ask_in_rounds(
-      std::span<const Column>(csr_.columns.data(), static_cast<std::size_t>(entries)), kQueryRound,
-      [](Column w) { return static_cast<vertex_t>(w); },
-      [&](Column w) {
+      std::span<const Position>(csr_.columns.data(), static_cast<std::size_t>(entries)), kQueryRound,
+      [](Position w) { return static_cast<vertex_t>(w); },
+      [&](Position w) {
         const local_t local = csr_.to_local(blocks.to_local(static_cast<vertex_t>(w)));
         return Answer{static_cast<Column>(local), degree_code(csr_.degree[local])};
       },
@@ -276,8 +290,8 @@ std::vector<std::uint8_t> Grid2D<Column>::ask_entry_vertices() {
   return code;
 }
 
-template <class Column>
-void Grid2D<Column>::search(vertex_t root, std::span<vertex_t> parents, SearchProfile* profile) {
+template <class Column, class Position>
+void Grid2D<Column, Position>::search(vertex_t root, std::span<vertex_t> parents, SearchProfile* profile) {
   start_parents(parents, part_, "2D engine");
   one_thread_ = omp_get_max_threads() == 1;
   visited_.clear();
@@ -323,7 +337,8 @@ void Grid2D<Column>::search(vertex_t root, std::span<vertex_t> parents, SearchPr
   if (bottom_up_ran && grid_.grid().rows > 2) profiler.after_last_level([&] { send_found_parents(parents); });
 }
 
-template class Grid2D<std::uint32_t>;
-template class Grid2D<vertex_t>;
+#define G500_GRID_2D_CLASS(Column, Position) template class Grid2D<Column, Position>;
+G500_GRID_2D_WIDTHS(G500_GRID_2D_CLASS)
+#undef G500_GRID_2D_CLASS
 
 }  // namespace g500

@@ -46,10 +46,13 @@
 namespace g500 {
 
 // Their registry rows (bfs/registry.cpp).
+#define G500_GRID_2D_WIDTHS(X) X(std::uint32_t, std::uint32_t) X(vertex_t, std::uint32_t) X(vertex_t, vertex_t)
 EngineSpec top_down_2d_engine();
 EngineSpec hybrid_2d_engine();
 
-template <class Column>
+// Column: the width of stored ids (--ids); Position: of a row entry, a row-range position
+// (--grid-positions), no wider. The widths made: G500_GRID_2D_WIDTHS.
+template <class Column, class Position>
 class Grid2D : public BfsEngine {
  public:
   Grid2D(const EngineContext& context, bool direction_optimizing);
@@ -149,16 +152,16 @@ class Grid2D : public BfsEngine {
   // there the entry's own (sorted blocks) or the position's offset in the block (unsorted: no table
   // at all). Raw tables, which a scan copies, so that a find reloads nothing through the engine.
   struct EntryVertex {
-    const Column* columns;
+    const Position* columns;
     const std::uint64_t* index_words;  // null for unsorted blocks
     int index_bits;
     typename Partition2D::ColumnOfPosition column_of;
     const vertex_t* block_begin;
-    const void* index_address(const Column* entry) const {
+    const void* index_address(const Position* entry) const {
       return reinterpret_cast<const char*>(index_words) +
              static_cast<std::uint64_t>(entry - columns) * static_cast<std::uint64_t>(index_bits) / 8;
     }
-    vertex_t operator()(const Column* entry) const {
+    vertex_t operator()(const Position* entry) const {
       const vertex_t w = static_cast<vertex_t>(*entry);
       const int c = column_of(w);
       const vertex_t index = index_words ? static_cast<vertex_t>(packed_entry(index_words, entry - columns, index_bits))
@@ -172,7 +175,7 @@ class Grid2D : public BfsEngine {
   }
   // The vertex behind a row entry, for a parent a bottom-up step finds: dense rows from the row
   // range's table.
-  vertex_t vertex_of_entry(const Column* entry) const {
+  vertex_t vertex_of_entry(const Position* entry) const {
     if (!w_to_global_.empty()) return static_cast<vertex_t>(w_to_global_[*entry]);
     return entry_vertex()(entry);
   }
@@ -225,7 +228,7 @@ class Grid2D : public BfsEngine {
   std::int64_t unvisited_local_ = 0;  // of those, the ones without a parent yet, this search
   double found_held_bound_ = 0;       // bytes of found parents a rank of the column may hold now
 
-  Csr2D<Column> csr_;
+  Csr2D<Column, Position> csr_;
   edge_count_t global_entries_ = 0;
   std::vector<Column> w_to_global_;  // bottom-up, dense rows: the vertex at each row-range position
   // Bottom-up, sparse rows with sorted blocks: each entry's vertex's local index in its block, in
@@ -238,7 +241,8 @@ class Grid2D : public BfsEngine {
   // among them (csr_.index.rank); rows without entries are never searched. Dense rows only: sparse
   // ones hold about one entry a filled row, and the scan reads that entry (and its vertex on a hit).
   struct FirstEntry {
-    Column position, vertex;
+    Position position;
+    Column vertex;
   };
   std::vector<FirstEntry> first_;
 

@@ -8,8 +8,8 @@
 
 namespace g500 {
 
-template <class Column>
-void Grid2D<Column>::claim(local_t sorted, vertex_t parent, int thread) {
+template <class Column, class Position>
+void Grid2D<Column, Position>::claim(local_t sorted, vertex_t parent, int thread) {
   if (one_thread_) {  // plain stores: a locked one stalls on each (random) cache miss
     if (visited_.test(sorted)) return;
     visited_.set(sorted);
@@ -21,8 +21,8 @@ void Grid2D<Column>::claim(local_t sorted, vertex_t parent, int thread) {
   if (mine.list.size() == kClaimsKept) settle(mine, parents_);
 }
 
-template <class Column>
-void Grid2D<Column>::settle(Claims& claims, std::span<vertex_t> parents) {
+template <class Column, class Position>
+void Grid2D<Column, Position>::settle(Claims& claims, std::span<vertex_t> parents) {
   // A claim's local index is a random read, and its parent and degree two more: the local index is
   // fetched kPrefetchDistance claims ahead, the parent and degree kPrefetchDistance / 2 ahead, once it has arrived.
   constexpr std::size_t kPrefetchDistance = 16;
@@ -56,8 +56,8 @@ void Grid2D<Column>::settle(Claims& claims, std::span<vertex_t> parents) {
   claims.list.clear();
 }
 
-template <class Column>
-StepCounts Grid2D<Column>::settle_claims(std::span<vertex_t> parents) {
+template <class Column, class Position>
+StepCounts Grid2D<Column, Position>::settle_claims(std::span<vertex_t> parents) {
   StepCounts settled;
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::size_t t = 0; t < claimed_.size(); ++t) {
@@ -69,15 +69,15 @@ StepCounts Grid2D<Column>::settle_claims(std::span<vertex_t> parents) {
   return settled;
 }
 
-template <class Column>
-void Grid2D<Column>::expand(std::int64_t frontier_vertices) {
+template <class Column, class Position>
+void Grid2D<Column, Position>::expand(std::int64_t frontier_vertices) {
   column_gather_.gather(next_, column_frontier_, sparse(frontier_vertices));
   next_.clear();
   next_sorted_.clear();
 }
 
-template <class Column>
-std::int64_t Grid2D<Column>::encode_piece(local_t first, local_t last, int slot, StepCounts& counts) {
+template <class Column, class Position>
+std::int64_t Grid2D<Column, Position>::encode_piece(local_t first, local_t last, int slot, StepCounts& counts) {
   const int cols = grid_.grid().cols, me = grid_.col();
   const vertex_t u_base = grid_.col_begin(me);
   const std::int64_t first_word = first / kWordBits, last_word = (last + kWordBits - 1) / kWordBits;
@@ -92,10 +92,10 @@ std::int64_t Grid2D<Column>::encode_piece(local_t first, local_t last, int slot,
       for (word_t bits = column_frontier_.word(w); bits; bits &= bits - 1) {
         const local_t u = w * kWordBits + __builtin_ctzll(bits);
         if (u < first || u >= last) continue;
-        const std::span<const Column> row = csr_.row(u);
+        const std::span<const Position> row = csr_.row(u);
         mine.edges_examined += static_cast<std::int64_t>(row.size());
         int c = 0;  // entries rise, and so do their columns (but for a hybrid row's first)
-        for (const Column* it = row.data(); it != row.data() + row.size(); ++it) {
+        for (const Position* it = row.data(); it != row.data() + row.size(); ++it) {
           const vertex_t pos = static_cast<vertex_t>(*it);
           if (direction_optimizing_ && it == row.data()) {
             c = grid_.col_of_w(pos);
@@ -121,8 +121,8 @@ std::int64_t Grid2D<Column>::encode_piece(local_t first, local_t last, int slot,
   return sent;
 }
 
-template <class Column>
-void Grid2D<Column>::decode_received(int slot) {
+template <class Column, class Position>
+void Grid2D<Column, Position>::decode_received(int slot) {
   const Slot& s = slots_[slot];
   exchange::decode_packets(
       s.recv, s.recv_counts, s.recv_displs, compression_, sizeof(Column),
@@ -132,8 +132,8 @@ void Grid2D<Column>::decode_received(int slot) {
       });
 }
 
-template <class Column>
-void Grid2D<Column>::plan_pieces(edge_count_t round) {
+template <class Column, class Position>
+void Grid2D<Column, Position>::plan_pieces(edge_count_t round) {
   // Pieces of the frontier rows of about `round` entries, one exchange each.
   const local_t rows = csr_.rows();
   piece_ends_.clear();
@@ -151,8 +151,8 @@ void Grid2D<Column>::plan_pieces(edge_count_t round) {
   if (in_piece > 0) piece_ends_.push_back(rows);
 }
 
-template <class Column>
-StepCounts Grid2D<Column>::fold(std::span<vertex_t> parents, LevelProfiler& profiler) {
+template <class Column, class Position>
+StepCounts Grid2D<Column, Position>::fold(std::span<vertex_t> parents, LevelProfiler& profiler) {
   StepCounts step;
   parents_ = parents;  // for claims settled during the step
   const local_t rows = csr_.rows();
@@ -195,11 +195,10 @@ StepCounts Grid2D<Column>::fold(std::span<vertex_t> parents, LevelProfiler& prof
 }
 
 // The step's entry points, for grid_2d.cpp's search; the helpers they call come with them.
-#define G500_GRID_2D_TOP_DOWN(Column)                                   \
-  template void Grid2D<Column>::expand(std::int64_t);                   \
-  template StepCounts Grid2D<Column>::fold(std::span<vertex_t>, LevelProfiler&);
-G500_GRID_2D_TOP_DOWN(std::uint32_t)
-G500_GRID_2D_TOP_DOWN(vertex_t)
+#define G500_GRID_2D_TOP_DOWN(Column, Position)                 \
+  template void Grid2D<Column, Position>::expand(std::int64_t); \
+  template StepCounts Grid2D<Column, Position>::fold(std::span<vertex_t>, LevelProfiler&);
+G500_GRID_2D_WIDTHS(G500_GRID_2D_TOP_DOWN)
 #undef G500_GRID_2D_TOP_DOWN
 
 }  // namespace g500
