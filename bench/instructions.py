@@ -10,6 +10,7 @@ called by both). MPI calls a search come from g500's own counters
   bench/instructions.py --np 16 --scale 16 --grids 4x4,8x2,16x1 --roots 8 \\
       -o bench/results/scaling/instructions_2d_np16_s16.json
   bench/instructions.py --weak 4,16,64 --per-rank 12 --roots 8 --bfs hybrid-2d
+  bench/instructions.py --kernel sssp --weak 4,16,64 --per-rank 12 --roots 8   # kernel 3
 
 A row: the configuration, instructions a search in each phase and in all of g500, the MPI
 library's, and MPI calls a search. Needs valgrind (callgrind, callgrind_annotate).
@@ -38,10 +39,20 @@ PHASES = [
     ("traffic counters", r"Traffic|traffic"),
     ("direction and levels", r"direction|LevelProfiler|level"),
 ]
+# Kernel 3's phases (first match wins): the traffic counters before the exchanges they count.
+SSSP_PHASES = [
+    ("traffic counters", r"Traffic|traffic|count_"),
+    ("relaxations", r"relax|Relaxation"),
+    ("pulls", r"pull|HeavyPull|BucketCopy|OwnerQuery"),
+    ("finished bits", r"FinishedBits|finished"),
+    ("bucket rounds", r"take_round|start_bucket|next_bucket|list_open|[Bb]ins|sum_over_ranks|BucketRecord|search"),
+    ("exchange bookkeeping", r"OwnerBuckets|exchange|displacements|alltoall|allgather|allreduce|Comm::"),
+]
 MPI_LIBRARY = r"libmpi|libopen-pal|libopen-rte|openmpi|libpmix|libevent|libhwloc|libucx|libuc[pst]"
 # The engine's search function: "search(" exactly, since callgrind toggles again on entering any
 # other function the pattern matches (search_block would switch collection off inside it).
-SEARCH = {"hybrid-2d": "*Grid2D*::search(*", "top-down-2d": "*Grid2D*::search(*", "hybrid-1d": "*Hybrid1D*::search(*"}
+SEARCH = {"hybrid-2d": "*Grid2D*::search(*", "top-down-2d": "*Grid2D*::search(*", "hybrid-1d": "*Hybrid1D*::search(*",
+          "kernel-3": "*DeltaStepping*::search(*"}
 
 
 def wrapper(folder, out, search):
@@ -75,8 +86,8 @@ def self_costs(callgrind_out):
     return costs
 
 
-def phase_of(function):
-    for name, pattern in PHASES:
+def phase_of(function, phases=PHASES):
+    for name, pattern in phases:
         if re.search(pattern, function):
             return name
     return "other"
@@ -91,10 +102,12 @@ def rank0_work(result):
     return {k: sum(r["ranks"][k]["per_rank"][0] for r in runs) / len(runs) for k in names}
 
 
-def measure(binary, np, args, searches, bfs, top=0):
+def measure(binary, np, args, searches, engine, top=0):
+    sssp = engine == "kernel-3"
+    table = SSSP_PHASES if sssp else PHASES
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
-        script = wrapper(tmp, out, SEARCH[bfs])
+        script = wrapper(tmp, out, SEARCH[engine])
         result, _ = benchlib.g500_json(binary, np, args, threads=1, launcher=[script])
         phases = {}
         library = libc = 0
@@ -107,8 +120,9 @@ def measure(binary, np, args, searches, bfs, top=0):
             elif re.search(r"libc\.so|libm\.so|libgomp|libstdc|ld-linux", obj):
                 libc += ir  # malloc, memset, memcpy, locks: called by g500 and by the MPI library alike
             else:
-                phases[phase_of(function)] = phases.get(phase_of(function), 0) + ir
-    rank0 = result["traffic"]["per_rank"][0]["search"]
+                phase = phase_of(function, table)
+                phases[phase] = phases.get(phase, 0) + ir
+    rank0 = result["traffic"]["per_rank"][0]["sssp" if sssp else "search"]
     return {
         "g500_per_search": sum(phases.values()) / searches,
         "phases_per_search": {k: v / searches for k, v in sorted(phases.items())},
@@ -123,7 +137,8 @@ def measure(binary, np, args, searches, bfs, top=0):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--binary", default=os.path.join(ROOT, "build", "g500"))
-    ap.add_argument("--bfs", default="hybrid-2d", choices=sorted(SEARCH))
+    ap.add_argument("--kernel", default="bfs", choices=["bfs", "sssp"], help="kernel 2 (--bfs) or kernel 3")
+    ap.add_argument("--bfs", default="hybrid-2d", choices=sorted(k for k in SEARCH if k != "kernel-3"))
     ap.add_argument("--np", type=int, default=16)
     ap.add_argument("--scale", type=int, default=16)
     ap.add_argument("--grids", default="", help="R x C grids at --np, comma-separated (2D engines)")
@@ -144,8 +159,10 @@ def main():
             configs.append((a.np, ["--scale", str(a.scale)] + (["--grid", grid] if grid else [])))
     rows = []
     for np, extra in configs:
-        args = extra + ["--bfs", a.bfs, "--roots", str(a.roots), "--skip-validation"]
-        row = {"np": np, "args": args, **measure(a.binary, np, args, a.roots, a.bfs, a.top)}
+        engine = "kernel-3" if a.kernel == "sssp" else a.bfs
+        kernel = ["--kernels", "sssp"] if a.kernel == "sssp" else ["--bfs", a.bfs]
+        args = extra + kernel + ["--roots", str(a.roots), "--skip-validation"]
+        row = {"np": np, "args": args, **measure(a.binary, np, args, a.roots, engine, a.top)}
         rows.append(row)
         print("np %4d %-28s g500 %10.0f a search  MPI library %10.0f  libc etc. %10.0f  MPI calls %6.1f" %
               (np, " ".join(extra), row["g500_per_search"], row["library_per_search"],
