@@ -1,7 +1,6 @@
 #include "generator/kronecker.hpp"
 
-#include <algorithm>
-#include <cmath>
+#include "core/kronecker_initiator.hpp"
 
 namespace g500 {
 namespace {
@@ -11,8 +10,6 @@ namespace {
 // 16-bit column draw each: half the mixing of a draw per level. It gains less than half the time:
 // the per-level compares, shifts and the u, v updates cost about as much as the mixing
 // (docs/tuning.md).
-constexpr double kA = 0.57, kB = 0.19, kC = 0.19, kD = 0.05;
-static_assert(kA + kB + kC + kD > 0.9999 && kA + kB + kC + kD < 1.0001);
 constexpr std::uint64_t threshold(double p) { return static_cast<std::uint64_t>(p * 65536.0 + 0.5); }
 // Row bit is 1 with probability C + D; then the column bit is 1 with probability B/(A+B) in the
 // top half and D/(C+D) in the bottom half.
@@ -36,19 +33,6 @@ inline void descend(std::uint64_t bits32, std::uint64_t& u, std::uint64_t& v) {
 }
 
 }  // namespace
-
-double kronecker_share_with_arcs(int scale, double tuples, double split) {
-  // A vertex with k one bits is an endpoint of a tuple with probability (A+B)^(scale-k) (C+D)^k at
-  // each end (B+D = C+D), so its arcs number about 2 tuples times that, and those into the share a
-  // Poisson count of mean 1/split of them. The scrambling moves vertices, not degrees.
-  double share = 0;
-  for (int k = 0; k <= scale; ++k) {
-    const double log_vertices = std::lgamma(scale + 1.0) - std::lgamma(k + 1.0) - std::lgamma(scale - k + 1.0);
-    const double arcs = 2 * tuples / split * std::pow(kA + kB, scale - k) * std::pow(kC + kD, k);
-    share += std::exp(log_vertices - scale * std::log(2.0)) * -std::expm1(-arcs);
-  }
-  return std::min(share, 1.0);
-}
 
 VertexScrambler::VertexScrambler(int scale, std::uint64_t seed)
     : scale_(scale), mask_(scale >= 64 ? ~0ULL : (std::uint64_t{1} << scale) - 1) {

@@ -10,11 +10,6 @@
 
 namespace g500 {
 
-// The expected share of the 2^scale vertices with at least one arc into a 1/split share of the
-// vertices, for `tuples` generated tuples: what a 2D rank's column range has of rows with entries
-// (split: the grid's rows). A memory estimate's figure, not the generator's.
-double kronecker_share_with_arcs(int scale, double tuples, double split);
-
 class VertexScrambler {
  public:
   VertexScrambler(int scale, std::uint64_t seed);

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "core/key_sort.hpp"
+#include "core/kronecker_initiator.hpp"
 #include "exchange/owner_query.hpp"
-#include "generator/kronecker.hpp"
 #include "graph/arc_routing.hpp"
 #include "graph/row_builder.hpp"
 #include "graph/row_sort.hpp"
@@ -429,6 +429,19 @@ Csr2D<Column, Position> build_csr_2d(const EdgeSource& source, const Partition2D
                                                           round);
   }
   return csr;
+}
+
+double kronecker_share_with_arcs(int scale, double tuples, double split) {
+  // A vertex with k one bits is an endpoint of a tuple with probability (A+B)^(scale-k) (C+D)^k at
+  // each end (B+D = C+D), so its arcs number about 2 tuples times that, and those into the share a
+  // Poisson count of mean 1/split of them. The scrambling moves vertices, not degrees.
+  double share = 0;
+  for (int k = 0; k <= scale; ++k) {
+    const double log_vertices = std::lgamma(scale + 1.0) - std::lgamma(k + 1.0) - std::lgamma(scale - k + 1.0);
+    const double arcs = 2 * tuples / split * std::pow(kA + kB, scale - k) * std::pow(kC + kD, k);
+    share += std::exp(log_vertices - scale * std::log(2.0)) * -std::expm1(-arcs);
+  }
+  return std::min(share, 1.0);
 }
 
 double filled_rows_bound(const GraphShape& shape, GridShape grid) {

@@ -68,6 +68,11 @@ Csr2D<Column, Position> build_csr_2d(const EdgeSource& source, const Partition2D
                                      RowPlacement placement = RowPlacement::automatic,
                                      SortKeys keys = SortKeys::narrowest);
 
+// The expected share of the 2^scale vertices with at least one arc into a 1/split share of the
+// vertices, for `tuples` Kronecker tuples: what a 2D rank's column range has of rows with entries
+// (split: the grid's rows).
+double kronecker_share_with_arcs(int scale, double tuples, double split);
+
 // A rank's rows with entries, for the estimates: at most one a row of its column range and one an
 // arc; with Kronecker degrees, the expected count (most arcs belong to few rows) with three
 // standard deviations' room.

@@ -10,7 +10,6 @@
 #include "core/error.hpp"
 #include "exchange/rounds.hpp"
 #include "fault_cases.hpp"
-#include "generator/kronecker.hpp"
 #include "generator/kronecker_source.hpp"
 #include "graph/csr_2d.hpp"
 #include "mpi/engine_check.hpp"
