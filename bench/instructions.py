@@ -42,11 +42,11 @@ PHASES = [
 # Kernel 3's phases (first match wins): the traffic counters before the exchanges they count.
 SSSP_PHASES = [
     ("traffic counters", r"Traffic|traffic|count_"),
-    ("relaxations", r"relax|Relaxation"),
+    ("exchange bookkeeping", r"OwnerBuckets|displacements|alltoall|allgather|allreduce|Comm::"),
+    ("relaxations", r"relax|Relaxation|DeltaStepping<[^>]*>::exchange"),
     ("pulls", r"pull|HeavyPull|BucketCopy|OwnerQuery"),
     ("finished bits", r"FinishedBits|finished"),
     ("bucket rounds", r"take_round|start_bucket|next_bucket|list_open|[Bb]ins|sum_over_ranks|BucketRecord|search"),
-    ("exchange bookkeeping", r"OwnerBuckets|exchange|displacements|alltoall|allgather|allreduce|Comm::"),
 ]
 MPI_LIBRARY = r"libmpi|libopen-pal|libopen-rte|openmpi|libpmix|libevent|libhwloc|libucx|libuc[pst]"
 # The engine's search function: "search(" exactly, since callgrind toggles again on entering any

@@ -81,34 +81,38 @@ class OwnerBuckets {
  private:
   static std::int64_t bytes_of(std::size_t items) { return static_cast<std::int64_t>(items * sizeof(T)); }
 
-  // Items per destination rank, over all threads' buckets.
+  // Items per destination rank, over all threads' buckets; the buckets with items, with where
+  // each one's go among its destination's (after the threads before it), into full_.
   mpi::Counts totals() {
     mpi::Counts counts(num_ranks_, 0);
+    full_.clear();
     for (int t = 0; t < num_threads(); ++t)
-      for (int d = 0; d < num_ranks_; ++d) counts[d] += static_cast<std::int64_t>(bucket(t, d).size());
+      for (int d = 0; d < num_ranks_; ++d) {
+        const std::int64_t n = static_cast<std::int64_t>(bucket(t, d).size());
+        if (n == 0) continue;
+        full_.push_back({static_cast<std::size_t>(t) * num_ranks_ + static_cast<std::size_t>(d), counts[d]});
+        counts[d] += n;
+      }
     return counts;
   }
 
-  // Copies bucket (t, d) to start_of(d) + what threads before t hold for d, a bucket per task,
-  // and empties the buckets.
+  // Copies each bucket with items (totals() listed them) to start_of(its destination) + its place,
+  // a bucket per task, and empties it. Empty buckets cost nothing here: a round that reaches few
+  // ranks does no work for the others.
   template <class StartOf>
   void empty_buckets_into(StartOf&& start_of) {
-    const int threads = num_threads();
-    std::vector<std::int64_t> at(buckets_.size());
-    for (int d = 0; d < num_ranks_; ++d) {
-      std::int64_t sum = 0;
-      for (int t = 0; t < threads; ++t) {
-        at[static_cast<std::size_t>(t) * num_ranks_ + d] = sum;
-        sum += static_cast<std::int64_t>(bucket(t, d).size());
-      }
-    }
-    const std::int64_t tasks = static_cast<std::int64_t>(buckets_.size());
-#pragma omp parallel for schedule(dynamic, 1)
-    for (std::int64_t k = 0; k < tasks; ++k) {
-      std::vector<T>& b = buckets_[k].value;
-      std::copy(b.begin(), b.end(), start_of(static_cast<int>(k % num_ranks_)) + at[k]);
+    const std::int64_t tasks = static_cast<std::int64_t>(full_.size());
+    const auto copy = [&](std::int64_t k) {
+      std::vector<T>& b = buckets_[full_[k].bucket].value;
+      std::copy(b.begin(), b.end(), start_of(static_cast<int>(full_[k].bucket % num_ranks_)) + full_[k].at);
       b.clear();
+    };
+    if (tasks <= 1 || omp_get_max_threads() == 1) {  // no team to start
+      for (std::int64_t k = 0; k < tasks; ++k) copy(k);
+      return;
     }
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::int64_t k = 0; k < tasks; ++k) copy(k);
   }
 
   // Every bucket into send_, by destination rank, emptying the buckets; returns the count per rank.
@@ -124,6 +128,11 @@ class OwnerBuckets {
   const char* items_name_;
   std::vector<Padded<std::vector<T>>> buckets_;  // a line each: threads push side by side
   std::vector<T> send_, relayed_;
+  struct FullBucket {
+    std::size_t bucket;  // thread * ranks + destination
+    std::int64_t at;     // among its destination's items
+  };
+  std::vector<FullBucket> full_;
 };
 
 }  // namespace g500::exchange

@@ -114,7 +114,11 @@ class TrafficCounters {
       if (bytes == 0) return;
       peer_bytes_[world_rank] += bytes;
       if (node_of_[world_rank] != my_node_) pending_between_ += bytes;
-      sent_to(world_rank);
+      if (sent_at_[world_rank] > snapshot_clock_) {  // in the latest run already: no move
+        sent_at_[world_rank] = ++clock_;
+      } else {
+        sent_to(world_rank);
+      }
     }
   }
   void add_logical(const char* name, std::int64_t n) {
@@ -125,11 +129,15 @@ class TrafficCounters {
     }
   }
 
-  TrafficSnapshot snapshot() const { return {counts_, clock_, this}; }
+  TrafficSnapshot snapshot() const {
+    snapshot_clock_ = clock_;
+    return {counts_, clock_, this};
+  }
   int world_size() const { return static_cast<int>(peer_bytes_.size()); }
   // Bytes sent to `world_rank` so far.
   std::int64_t peer_bytes(int world_rank) const { return peer_bytes_[world_rank]; }
-  // f(peer) for each peer sent to after send clock `clock`, the latest first.
+  // f(peer) for each peer sent to after send clock `clock`, a snapshot's (the later first, by
+  // the snapshots between them).
   template <class F>
   void for_peers_since(std::uint64_t clock, F&& f) const {
     for (int r = latest_; r >= 0 && sent_at_[r] > clock; r = older_[r]) f(r);
@@ -145,6 +153,11 @@ class TrafficCounters {
   std::vector<std::uint64_t> sent_at_;  // each peer's latest send by that clock; 0: none yet
   std::vector<int> newer_, older_;      // the list of peers sent to, by latest send
   int latest_ = -1;
+  // The latest snapshot's clock. The list holds the peers in runs, one for each interval between
+  // snapshots, the latest first, in any order within a run: a peer already sent to since the
+  // latest snapshot needs no move, and a query from any snapshot's clock still stops at the
+  // first peer sent to before it.
+  mutable std::uint64_t snapshot_clock_ = 0;
   std::vector<int> node_of_;
   int my_node_;
   std::int64_t pending_between_ = 0;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <random>
 
 #include "exchange/owner_buckets.hpp"
 #include "mpi/comm.hpp"
@@ -92,6 +93,35 @@ TEST(Traffic, TallyAndSnapshotsSeeOnlyTheirStretches) {
   EXPECT_EQ(tally.counts().distinct_peers, 1);
   EXPECT_EQ(tally.counts().op(OpKind::point_to_point).calls, 2);
   EXPECT_EQ(tally.counts().op(OpKind::point_to_point).bytes_received, 24);
+}
+
+// The peers sent to since any snapshot, as a list of every send would give them, while sends to
+// one peer repeat within and across the intervals between snapshots (the list moves a peer only
+// once an interval).
+TEST(Traffic, PeersSinceAnySnapshotAsEverySendSays) {
+  constexpr int kPeers = 37;
+  mpi::TrafficCounters counters(kPeers);
+  std::mt19937 rng(7);
+  std::vector<std::int64_t> last_send(kPeers, -1);  // each peer's latest send, by send number
+  std::vector<mpi::TrafficSnapshot> snapshots;
+  std::vector<std::int64_t> sends_before;  // sends before each snapshot
+  std::int64_t sends = 0;
+  for (int step = 0; step < 3000; ++step) {
+    if (rng() % 8 == 0) {
+      snapshots.push_back(counters.snapshot());
+      sends_before.push_back(sends);
+    } else {
+      const int peer = static_cast<int>(rng() % (rng() % 2 ? 4 : kPeers));  // a few peers often
+      counters.to_peer(peer, 8);
+      last_send[peer] = sends++;
+    }
+    if (step % 97 != 0) continue;
+    for (std::size_t k = 0; k < snapshots.size(); k += 1 + snapshots.size() / 16) {
+      std::int64_t expected = 0;
+      for (int r = 0; r < kPeers; ++r) expected += last_send[r] >= sends_before[k];
+      ASSERT_EQ(counters.snapshot().since(snapshots[k]).distinct_peers, expected) << "step " << step << " since " << k;
+    }
+  }
 }
 
 TEST(Traffic, CollectivesCountTheirPayload) {
