@@ -201,7 +201,12 @@ void print_plan(std::ostream& out, const PlanOptions& plan) {
   out << "\n";
   if (plan.scale) print_scale(out, plan, m, *plan.scale);
   if (!plan.scale || *plan.scale != largest) print_scale(out, plan, m, largest);
-  out << "largest SCALE: " << largest << " (validation batch " << fit.batch << ")\n";
+  // The machine's memory over the largest SCALE's tuples: what the list's sizes are compared by.
+  const double tuples = plan.edgefactor * std::ldexp(1.0, largest);
+  char per_tuple[64];
+  std::snprintf(per_tuple, sizeof per_tuple, "%.1f", plan.memory_per_node * plan.nodes / tuples);
+  out << "largest SCALE: " << largest << " (validation batch " << fit.batch << "; " << per_tuple
+      << " bytes of the machine a tuple)\n";
 }
 
 }  // namespace g500

@@ -267,6 +267,11 @@ TEST(Plan, TwoDEntriesAreAsNarrowAsTheRowRange) {
   forced.bfs.ids = IdWidth::bits32;
   forced.bfs.grid.positions = IdWidth::bits64;
   EXPECT_THROW(resolved_options(forced, {n / 64, m / 64, 4}), UserError);
+
+  // 4,096 nodes of 4 x 8 GiB hold SCALE 38: 32 bytes of the machine a tuple, as 256 nodes do.
+  const std::string text = plan_output({"--nodes", "4096", "--ranks-per-node", "4", "--memory-per-node", "32GiB"});
+  EXPECT_EQ(largest_scale(text), 38) << text;
+  EXPECT_NE(text.find("32.0 bytes of the machine a tuple"), std::string::npos) << text;
 }
 
 TEST(Plan, AutoTakesAnEngineThatFits) {
