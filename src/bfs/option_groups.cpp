@@ -16,6 +16,14 @@ namespace {
 
 CLI::Validator on_off() { return choice<bool>({{"on", true}, {"off", false}}); }
 
+// --ids and --grid-positions: auto, 32 or 64, read and written alike.
+CLI::Validator id_widths() {
+  return choice<IdWidth>({{"auto", IdWidth::automatic}, {"32", IdWidth::bits32}, {"64", IdWidth::bits64}});
+}
+const char* id_width_name(IdWidth width) {
+  return width == IdWidth::automatic ? "auto" : width == IdWidth::bits32 ? "32" : "64";
+}
+
 }  // namespace
 
 const OptionGroup kDirectionGroup = {
@@ -71,13 +79,12 @@ const OptionGroup kIdsGroup = {
     "ids",
     [](CLI::App& app, BfsOptions& o) {
       app.add_option("--ids", o.ids, "stored vertex id width: auto (32-bit when N <= 2^32), 32 or 64")
-          ->transform(choice<IdWidth>({{"auto", IdWidth::automatic}, {"32", IdWidth::bits32}, {"64", IdWidth::bits64}}))
-          ->default_str("auto")->group("Graph storage");
+          ->transform(id_widths())
+          ->default_str("auto")
+          ->group("Graph storage");
     },
     [](const BfsOptions&) {},
-    [](const BfsOptions& o, nlohmann::json& out) {
-      out["ids"] = o.ids == IdWidth::automatic ? "auto" : o.ids == IdWidth::bits32 ? "32" : "64";
-    },
+    [](const BfsOptions& o, nlohmann::json& out) { out["ids"] = id_width_name(o.ids); },
 };
 
 const OptionGroup kCoalescingGroup = {
@@ -133,7 +140,7 @@ const OptionGroup kGridGroup = {
       app.add_option("--grid-positions", o.grid.positions,
                      "stored width of a row entry (a vertex's position in its processor row's range of N/R): auto "
                      "(32-bit when the range fits, even with 64-bit ids), 32 or 64 (no wider than --ids)")
-          ->transform(choice<IdWidth>({{"auto", IdWidth::automatic}, {"32", IdWidth::bits32}, {"64", IdWidth::bits64}}))
+          ->transform(id_widths())
           ->default_str("auto")
           ->group("2D engines");
     },
@@ -144,9 +151,7 @@ const OptionGroup kGridGroup = {
       out["compress"] = o.grid.compress == FoldFormat::vlq ? "vlq" : "none";
       out["sort_vertices"] = o.grid.sort_vertices;
       out["grid_rows"] = o.grid.rows == RowPlacement::automatic ? "auto" : o.grid.rows == RowPlacement::dense ? "dense" : "sparse";
-      out["grid_positions"] = o.grid.positions == IdWidth::automatic ? "auto"
-                              : o.grid.positions == IdWidth::bits32  ? "32"
-                                                                     : "64";
+      out["grid_positions"] = id_width_name(o.grid.positions);
     },
 };
 

@@ -238,8 +238,7 @@ SortedKeys<Position> place_by_keys(const EdgeSource& source, const Partition2D& 
       row = static_cast<vertex_t>(key.row);
       v = static_cast<vertex_t>(key.to);
     }
-    const int owner = part.owner(v);
-    const vertex_t w = grid.w_begin(owner / grid.grid().rows) + (v - part.begin_of(owner));
+    const vertex_t w = grid.position_of(v);
     if constexpr (std::is_same_v<Kept, std::uint64_t>)
       return (static_cast<Kept>(row) << to_bits) | static_cast<Kept>(w);
     else
@@ -267,15 +266,6 @@ SortedKeys<Position> place_by_keys(const EdgeSource& source, const Partition2D& 
   return {std::move(store), unique, to_bits};
 }
 
-// The blocks of a processor row by row-range position, as OwnerQuery's partition: rank c of the
-// row holds the block of column c.
-struct RowBlocks {
-  const Partition2D& grid;
-  int owner(vertex_t w) const { return grid.col_of_w(w); }
-  bool owns(vertex_t w) const { return grid.col_of_w(w) == grid.col(); }
-  local_t to_local(vertex_t w) const { return w - grid.w_begin(grid.col_of_w(w)); }
-};
-
 // Questions a rank asks the row at once while entries become sorted positions: a bounded round.
 constexpr std::int64_t kPositionRound = std::int64_t{1} << 22;
 
@@ -283,8 +273,8 @@ constexpr std::int64_t kPositionRound = std::int64_t{1} << 22;
 // owner in the processor row, round by round: no table of the row's N/R vertices on any rank.
 template <class Column, class Position>
 void ask_sorted_positions(Csr2D<Column, Position>& csr, const Partition2D& grid, const mpi::Comm& row_comm) {
-  const RowBlocks blocks{grid};
-  exchange::OwnerQuery<Position, Position, RowBlocks> query(row_comm, blocks);
+  const RowRangeBlocks blocks{grid};
+  exchange::OwnerQuery<Position, Position, RowRangeBlocks> query(row_comm, blocks);
   // Each round's questions are its entries, read before that round rewrites them.
   query.ask_in_rounds(
       std::span<const Position>(csr.columns.data(), csr.columns.size()), kPositionRound,
@@ -303,12 +293,7 @@ void ask_sorted_positions(Csr2D<Column, Position>& csr, const Partition2D& grid,
 // in it): in place where the widths agree, else into narrower storage (both held a moment).
 template <class Position, class Column>
 big_vector<Position> positions_of_ids(big_vector<Column>&& ids, const Partition2D& grid) {
-  const Partition1D& part = grid.part();
-  const auto position = [&](Column id) {
-    const vertex_t v = static_cast<vertex_t>(id);
-    const int owner = part.owner(v);
-    return static_cast<Position>(grid.w_begin(owner / grid.grid().rows) + (v - part.begin_of(owner)));
-  };
+  const auto position = [&](Column id) { return static_cast<Position>(grid.position_of(static_cast<vertex_t>(id))); };
   const std::int64_t n = static_cast<std::int64_t>(ids.size());
   if constexpr (std::is_same_v<Position, Column>) {
 #pragma omp parallel for schedule(static)
@@ -510,9 +495,7 @@ std::vector<MemoryPart> csr_2d_build_parts(const GraphShape& shape, GridShape gr
   template Csr2D<Column, Position> build_csr_2d(const EdgeSource&, const Partition2D&, const mpi::Comm&,              \
                                                 const mpi::Comm&, const mpi::Comm&, bool, std::int64_t, RowPlacement, \
                                                 SortKeys);
-G500_BUILD_CSR_2D(std::uint32_t, std::uint32_t)
-G500_BUILD_CSR_2D(vertex_t, std::uint32_t)
-G500_BUILD_CSR_2D(vertex_t, vertex_t)
+G500_2D_WIDTHS(G500_BUILD_CSR_2D)
 #undef G500_BUILD_CSR_2D
 
 }  // namespace g500

@@ -28,7 +28,9 @@ namespace g500 {
 RowPlacement resolve_row_placement(RowPlacement placement, double vertices, double tuples, GridShape grid);
 
 // Column: the width of the block's ids and degrees (the run's --ids); Position: the width of an
-// entry, a row-range position, which can be narrower (a row range holds N/R vertices).
+// entry, a row-range position, which can be narrower (a row range holds N/R vertices). The pairs
+// built (kernel 1 and the 2D engines alike): G500_2D_WIDTHS.
+#define G500_2D_WIDTHS(X) X(std::uint32_t, std::uint32_t) X(vertex_t, std::uint32_t) X(vertex_t, vertex_t)
 template <class Column, class Position = Column>
 struct Csr2D {
   SparseRows<Column> index;          // a row per vertex of V_j; offsets only for rows with entries

@@ -57,10 +57,8 @@ void TrafficCounts::add(const TrafficCounts& other) {
   }
 }
 
-void TrafficCounters::sent_to(int r) {
-  const bool in_latest_run = sent_at_[r] > snapshot_clock_;
-  sent_at_[r] = ++clock_;
-  if (in_latest_run || r == latest_) return;
+void TrafficCounters::move_to_front(int r) {
+  if (r == latest_) return;
   if (newer_[r] >= 0) older_[newer_[r]] = older_[r];  // out of its place, if it has one
   if (older_[r] >= 0) newer_[older_[r]] = newer_[r];
   older_[r] = latest_;

@@ -114,11 +114,9 @@ class TrafficCounters {
       if (bytes == 0) return;
       peer_bytes_[world_rank] += bytes;
       if (node_of_[world_rank] != my_node_) pending_between_ += bytes;
-      if (sent_at_[world_rank] > snapshot_clock_) {  // in the latest run already: no move
-        sent_at_[world_rank] = ++clock_;
-      } else {
-        sent_to(world_rank);
-      }
+      const bool in_latest_run = sent_at_[world_rank] > snapshot_clock_;
+      sent_at_[world_rank] = ++clock_;
+      if (!in_latest_run) move_to_front(world_rank);
     }
   }
   void add_logical(const char* name, std::int64_t n) {
@@ -144,8 +142,8 @@ class TrafficCounters {
   }
 
  private:
-  // `world_rank` becomes the front of the list of peers by latest send.
-  void sent_to(int world_rank);
+  // `world_rank`, not sent to since the latest snapshot, becomes the front of the list of peers.
+  void move_to_front(int world_rank);
 
   TrafficCounts counts_;
   std::vector<std::int64_t> peer_bytes_;

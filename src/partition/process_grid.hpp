@@ -101,6 +101,12 @@ class Partition2D {
   vertex_t w_begin(int c) const { return w_begin_[c]; }
   vertex_t w_count() const { return w_begin_[grid_.cols]; }
   int row_of(vertex_t v) const { return part_.owner(v) % grid_.rows; }
+  // The row-range position of v, a vertex of this processor row's blocks, before any sorting: its
+  // block's offset in W_i plus its index in the block.
+  vertex_t position_of(vertex_t v) const {
+    const int owner = part_.owner(v);
+    return w_begin_[owner / grid_.rows] + (v - part_.begin_of(owner));
+  }
   // The column (the rank in the row communicator) holding row-range position w.
   // Hot in a bottom-up step's finds: a table of cells, then a step at most (past empty blocks, more).
   // A loop may copy the view, so that its tables stay in registers.
@@ -131,6 +137,16 @@ class Partition2D {
   std::vector<vertex_t> block_begin_;  // this processor row's blocks' first vertices, by column
   int w_shift_ = 0;                    // col_of_w's cells: 2^w_shift_ positions each
   std::vector<int> w_cell_col_;        // the column of each cell's first position
+};
+
+// The blocks of this rank's processor row by row-range position, as a partition for OwnerQuery
+// (exchange/owner_query.hpp): rank c of the row holds column c's block, and a position's place in
+// its block is the block's index (the sorted one, with vertex sorting).
+struct RowRangeBlocks {
+  const Partition2D& grid;
+  int owner(vertex_t w) const { return grid.col_of_w(w); }
+  bool owns(vertex_t w) const { return grid.col_of_w(w) == grid.col(); }
+  local_t to_local(vertex_t w) const { return w - grid.w_begin(grid.col_of_w(w)); }
 };
 
 }  // namespace g500

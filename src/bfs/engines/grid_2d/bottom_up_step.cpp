@@ -528,7 +528,7 @@ void Grid2D<Column, Position>::send_found_parents(std::span<vertex_t> parents) {
 #define G500_GRID_2D_BOTTOM_UP(Column, Position)                                                                    \
   template StepCounts Grid2D<Column, Position>::bottom_up(std::int64_t, bool, std::span<vertex_t>, LevelProfiler&); \
   template void Grid2D<Column, Position>::send_found_parents(std::span<vertex_t>);
-G500_GRID_2D_WIDTHS(G500_GRID_2D_BOTTOM_UP)
+G500_2D_WIDTHS(G500_GRID_2D_BOTTOM_UP)
 #undef G500_GRID_2D_BOTTOM_UP
 
 }  // namespace g500

@@ -262,8 +262,8 @@ std::vector<std::uint8_t> Grid2D<Column, Position>::ask_entry_vertices() {
     Column index;  // the vertex's local index in its block
     std::uint8_t code;
   };
-  const PositionBlocks blocks{grid_};
-  exchange::OwnerQuery<Position, Answer, PositionBlocks> query(row_comm_, blocks);
+  const RowRangeBlocks blocks{grid_};
+  exchange::OwnerQuery<Position, Answer, RowRangeBlocks> query(row_comm_, blocks);
   const std::int64_t entries = csr_.local_entries();
   // Unsorted blocks: a position is the vertex's offset in its block, so only the codes are kept.
   const bool keep_index = options_.grid.sort_vertices;
@@ -338,7 +338,7 @@ void Grid2D<Column, Position>::search(vertex_t root, std::span<vertex_t> parents
 }
 
 #define G500_GRID_2D_CLASS(Column, Position) template class Grid2D<Column, Position>;
-G500_GRID_2D_WIDTHS(G500_GRID_2D_CLASS)
+G500_2D_WIDTHS(G500_GRID_2D_CLASS)
 #undef G500_GRID_2D_CLASS
 
 }  // namespace g500

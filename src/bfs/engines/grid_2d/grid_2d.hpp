@@ -46,12 +46,11 @@
 namespace g500 {
 
 // Their registry rows (bfs/registry.cpp).
-#define G500_GRID_2D_WIDTHS(X) X(std::uint32_t, std::uint32_t) X(vertex_t, std::uint32_t) X(vertex_t, vertex_t)
 EngineSpec top_down_2d_engine();
 EngineSpec hybrid_2d_engine();
 
 // Column: the width of stored ids (--ids); Position: of a row entry, a row-range position
-// (--grid-positions), no wider. The widths made: G500_GRID_2D_WIDTHS.
+// (--grid-positions), no wider. The widths made: G500_2D_WIDTHS (graph/csr_2d.hpp).
 template <class Column, class Position>
 class Grid2D : public BfsEngine {
  public:
@@ -74,14 +73,6 @@ class Grid2D : public BfsEngine {
   // Sparse rows: each entry's vertex's index in its block (entry_index_, with vertex sorting), asked
   // of its owner in the row in bounded rounds; returns each entry's degree code.
   std::vector<std::uint8_t> ask_entry_vertices();
-  // The blocks of this rank's processor row by row-range position, as OwnerQuery's partition: rank c
-  // of the row holds column c's, and a position's place in its block is its sorted index.
-  struct PositionBlocks {
-    const Partition2D& grid;
-    int owner(vertex_t w) const { return grid.col_of_w(w); }
-    bool owns(vertex_t w) const { return grid.col_of_w(w) == grid.col(); }
-    local_t to_local(vertex_t w) const { return w - grid.w_begin(grid.col_of_w(w)); }
-  };
 
   // --- Top-down step (top_down_step.cpp) ---
   void expand(std::int64_t frontier_vertices);

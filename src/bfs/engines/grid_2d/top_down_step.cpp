@@ -198,7 +198,7 @@ StepCounts Grid2D<Column, Position>::fold(std::span<vertex_t> parents, LevelProf
 #define G500_GRID_2D_TOP_DOWN(Column, Position)                 \
   template void Grid2D<Column, Position>::expand(std::int64_t); \
   template StepCounts Grid2D<Column, Position>::fold(std::span<vertex_t>, LevelProfiler&);
-G500_GRID_2D_WIDTHS(G500_GRID_2D_TOP_DOWN)
+G500_2D_WIDTHS(G500_GRID_2D_TOP_DOWN)
 #undef G500_GRID_2D_TOP_DOWN
 
 }  // namespace g500
