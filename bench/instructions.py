@@ -11,6 +11,7 @@ called by both). MPI calls a search come from g500's own counters
       -o bench/results/scaling/instructions_2d_np16_s16.json
   bench/instructions.py --weak 4,16,64 --per-rank 12 --roots 8 --bfs hybrid-2d
   bench/instructions.py --kernel sssp --weak 4,16,64 --per-rank 12 --roots 8   # kernel 3
+  bench/instructions.py --kernel sssp --weak 4,16 --g500-args "--sssp-exchange alltoallv"
 
 A row: the configuration, instructions a search in each phase and in all of g500, the MPI
 library's, and MPI calls a search. Needs valgrind (callgrind, callgrind_annotate).
@@ -42,7 +43,7 @@ PHASES = [
 # Kernel 3's phases (first match wins): the traffic counters before the exchanges they count.
 SSSP_PHASES = [
     ("traffic counters", r"Traffic|traffic|count_"),
-    ("exchange bookkeeping", r"OwnerBuckets|displacements|alltoall|allgather|allreduce|Comm::"),
+    ("exchange bookkeeping", r"OwnerBuckets|SparseExchange|displacements|alltoall|allgather|allreduce|Comm::"),
     ("relaxations", r"relax|Relaxation|DeltaStepping<[^>]*>::exchange"),
     ("pulls", r"pull|HeavyPull|BucketCopy|OwnerQuery"),
     ("finished bits", r"FinishedBits|finished"),
@@ -145,6 +146,7 @@ def main():
     ap.add_argument("--weak", default="", help="rank counts for weak scaling at --per-rank")
     ap.add_argument("--per-rank", type=int, default=12, help="log2 of vertices a rank, for --weak")
     ap.add_argument("--roots", type=int, default=8)
+    ap.add_argument("--g500-args", default="", help="more g500 options for every run, one string")
     ap.add_argument("--label", default="", help="what --binary is (its commit), for the record")
     ap.add_argument("--top", type=int, default=0, help="also print the N costliest functions")
     ap.add_argument("-o", "--output")
@@ -161,7 +163,7 @@ def main():
     for np, extra in configs:
         engine = "kernel-3" if a.kernel == "sssp" else a.bfs
         kernel = ["--kernels", "sssp"] if a.kernel == "sssp" else ["--bfs", a.bfs]
-        args = extra + kernel + ["--roots", str(a.roots), "--skip-validation"]
+        args = extra + kernel + ["--roots", str(a.roots), "--skip-validation"] + a.g500_args.split()
         row = {"np": np, "args": args, **measure(a.binary, np, args, a.roots, engine, a.top)}
         rows.append(row)
         print("np %4d %-28s g500 %10.0f a search  MPI library %10.0f  libc etc. %10.0f  MPI calls %6.1f" %

@@ -4,12 +4,14 @@
 // graph construction and the validator; the buckets keep their capacity from one round to the next.
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "core/big_vector.hpp"
 #include "core/padded.hpp"
 #include "exchange/relay_grid.hpp"
+#include "exchange/sparse_exchange.hpp"
 #include "mpi/comm.hpp"
 
 namespace g500::exchange {
@@ -19,11 +21,18 @@ class OwnerBuckets {
  public:
   // `items_name` names the logical count of items sent (for the traffic counters).
   OwnerBuckets(int num_ranks, int num_threads, const char* items_name)
-      : num_ranks_(num_ranks), items_name_(items_name), buckets_(static_cast<std::size_t>(num_threads) * num_ranks) {}
+      : num_ranks_(num_ranks),
+        items_name_(items_name),
+        buckets_(static_cast<std::size_t>(num_threads) * num_ranks),
+        touched_(static_cast<std::size_t>(num_threads)) {}
 
   int num_threads() const { return static_cast<int>(buckets_.size() / num_ranks_); }
 
-  void push(int thread, int dest, const T& item) { bucket(thread, dest).push_back(item); }
+  void push(int thread, int dest, const T& item) {
+    std::vector<T>& b = bucket(thread, dest);
+    if (b.empty()) touched_[thread].value.push_back(dest);
+    b.push_back(item);
+  }
   std::vector<T>& bucket(int thread, int dest) {
     return buckets_[static_cast<std::size_t>(thread) * num_ranks_ + dest].value;
   }
@@ -32,7 +41,8 @@ class OwnerBuckets {
   // received, grouped by source rank, in memory reused from round to round. Collective over comm.
   // This rank's own items skip MPI: they are copied from the buckets straight to their place in
   // `received`, in parallel (one rank with many threads sends nothing else).
-  void exchange(const mpi::Comm& comm, std::vector<T>& received) {
+  template <class Vector>
+  void exchange(const mpi::Comm& comm, Vector& received) {
     const int me = comm.rank();
     mpi::Counts send_counts = totals();
     const std::int64_t own = send_counts[me];
@@ -47,6 +57,43 @@ class OwnerBuckets {
     empty_buckets_into([&](int d) { return d == me ? received.data() + recv_displs[me] : send_.data() + send_displs[d]; });
     recv_counts[me] = 0;
     comm.alltoallv_displaced<T>(send_.data(), send_counts, send_displs, received.data(), recv_counts, recv_displs);
+  }
+
+  // exchange(), for items queued by push() only, without the alltoall of counts: each destination
+  // with items gets one message (exchange/sparse_exchange.hpp), and nothing here or in MPI loops
+  // over the ranks without items. `received` gets this rank's own items first, then the others'
+  // by source rank. Collective over the sparse exchange's ranks.
+  void exchange_sparse(SparseExchange<T>& sparse, big_vector<T>& received) {
+    const int me = sparse.rank();
+    // The buckets with items, by destination then thread; each one's place among the items that
+    // leave (or, for this rank's own, among those).
+    full_.clear();
+    for (int t = 0; t < num_threads(); ++t) {
+      for (const int d : touched_[t].value)
+        full_.push_back({static_cast<std::size_t>(t) * num_ranks_ + static_cast<std::size_t>(d), 0});
+      touched_[t].value.clear();
+    }
+    const auto dest_of = [&](const FullBucket& f) { return static_cast<int>(f.bucket % num_ranks_); };
+    std::sort(full_.begin(), full_.end(), [&](const FullBucket& a, const FullBucket& b) {
+      return dest_of(a) != dest_of(b) ? dest_of(a) < dest_of(b) : a.bucket < b.bucket;
+    });
+    parts_.clear();
+    std::int64_t leaving = 0, own = 0;
+    for (FullBucket& f : full_) {
+      const int d = dest_of(f);
+      const auto n = static_cast<std::int64_t>(buckets_[f.bucket].value.size());
+      std::int64_t& total = d == me ? own : leaving;
+      f.at = total;
+      total += n;
+      if (d == me) continue;
+      if (parts_.empty() || parts_.back().rank != d) parts_.push_back({d, f.at, 0});
+      parts_.back().count += n;
+    }
+    resize_for_overwrite(send_, static_cast<std::size_t>(leaving));
+    resize_for_overwrite(received, static_cast<std::size_t>(own));
+    mpi::traffic().add_logical(items_name_, leaving);
+    empty_buckets_into([&](int d) { return d == me ? received.data() : send_.data(); });
+    sparse.exchange(send_.data(), parts_, received);
   }
 
   // Frees the capacity the buckets and send buffers keep from round to round.
@@ -86,6 +133,7 @@ class OwnerBuckets {
   mpi::Counts totals() {
     mpi::Counts counts(num_ranks_, 0);
     full_.clear();
+    for (auto& t : touched_) t.value.clear();
     for (int t = 0; t < num_threads(); ++t)
       for (int d = 0; d < num_ranks_; ++d) {
         const std::int64_t n = static_cast<std::int64_t>(bucket(t, d).size());
@@ -133,6 +181,9 @@ class OwnerBuckets {
     std::int64_t at;     // among its destination's items
   };
   std::vector<FullBucket> full_;
+  // Each thread's destinations whose bucket push() found empty since the last exchange.
+  std::vector<Padded<std::vector<int>>> touched_;
+  std::vector<SparsePart> parts_;
 };
 
 }  // namespace g500::exchange

@@ -56,9 +56,10 @@ Environment::Environment(int& argc, char**& argv, ThreadLevel required) {
 #endif
     throw std::runtime_error(std::string("the MPI library does not support MPI_THREAD_") + to_string(required));
   }
-  int size = 1;
+  int size = 1, rank = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  g_traffic = std::make_unique<TrafficCounters>(size);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  g_traffic = std::make_unique<TrafficCounters>(size, rank);
 }
 
 Environment::~Environment() {
@@ -107,6 +108,12 @@ Comm::Comm(MPI_Comm comm, bool owned) : comm_(comm), owned_(owned) {
     MPI_Group_translate_ranks(mine, size_, local.data(), world, world_ranks_.data());
     MPI_Group_free(&mine);
     MPI_Group_free(&world);
+    // The world's ranks in the world's order (a copy of the world): counted as the world is.
+    int world_size = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+    bool identity = size_ == world_size;
+    for (int r = 0; identity && r < size_; ++r) identity = world_ranks_[r] == r;
+    if (identity) world_ranks_.clear();
   }
 }
 
@@ -184,6 +191,12 @@ Comm Comm::split(int color, int key) const {
   return Comm(part, true);
 }
 
+Comm Comm::dup() const {
+  MPI_Comm copy;
+  MPI_Comm_dup(comm_, &copy);
+  return Comm(copy, true);
+}
+
 Comm Comm::split_shared() const {
   MPI_Comm node;
   MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
@@ -208,8 +221,7 @@ void Comm::count_broadcast(std::size_t bytes, int root) const {
   const std::int64_t b = static_cast<std::int64_t>(bytes), others = size_ - 1;
   if (rank_ == root) {
     traffic().record(OpKind::broadcast, b ? others : 0, b * others, 0, 0);
-    for (int r = 0; r < size_; ++r)
-      if (r != rank_) traffic().to_peer(world_rank(r), b);
+    to_each_other_rank(b);
   } else {
     traffic().record(OpKind::broadcast, 0, 0, b ? 1 : 0, b);
   }
@@ -222,15 +234,22 @@ void Comm::count_gather(std::size_t my_bytes, const Counts& counts, std::size_t 
     if (r == rank_) continue;
     received += static_cast<std::int64_t>(counts[r]) * static_cast<std::int64_t>(item_bytes);
     sources += counts[r] > 0;
-    if (mine) traffic().to_peer(world_rank(r), mine);
   }
+  to_each_other_rank(mine);
   traffic().record(OpKind::allgather, mine ? others : 0, mine * others, sources, received);
+}
+
+void Comm::to_each_other_rank(std::int64_t bytes) const {
+  if (bytes == 0) return;
+  // The world's ranks: once for all of them.
+  if (world_ranks_.empty() && size_ == traffic().world_size()) return traffic().to_every_peer(bytes);
+  for (int r = 0; r < size_; ++r)
+    if (r != rank_) traffic().to_peer(world_rank(r), bytes);
 }
 
 void Comm::count_uniform_alltoall(std::size_t bytes_per_peer) const {
   const std::int64_t b = static_cast<std::int64_t>(bytes_per_peer), others = size_ - 1;
-  for (int r = 0; r < size_; ++r)
-    if (r != rank_) traffic().to_peer(world_rank(r), b);
+  to_each_other_rank(b);
   traffic().record(OpKind::alltoall, others, b * others, others, b * others);
 }
 
@@ -274,6 +293,10 @@ std::string standard_version() {
 void Comm::count_point_to_point_send(std::size_t bytes, int dest) const {
   if (dest != rank_ && bytes) traffic().to_peer(world_rank(dest), static_cast<std::int64_t>(bytes));
   traffic().record(OpKind::point_to_point, 1, static_cast<std::int64_t>(bytes), 0, 0);
+}
+
+void Comm::count_point_to_point_receive(std::size_t bytes) const {
+  traffic().record(OpKind::point_to_point, 0, 0, 1, static_cast<std::int64_t>(bytes));
 }
 
 std::size_t Comm::sendrecv_bytes(const void* data, std::size_t bytes, int dest, void* recv, std::size_t capacity,

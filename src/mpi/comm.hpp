@@ -78,6 +78,13 @@ bool cuda_aware();
 std::string library_version();
 std::string standard_version();
 
+// A message Comm::iprobe found, not yet received.
+struct Probed {
+  int source = -1;  // rank in the communicator
+  int tag = 0;
+  std::int64_t items = 0;
+};
+
 class Comm {
  public:
   static Comm world();
@@ -186,6 +193,46 @@ class Comm {
               &req.req_);
   }
 
+  // Point to point, synchronous mode, non-blocking: as isend, but `req` completes only once the
+  // receiver has matched the message (the sparse exchange's sign that it arrived).
+  template <class T>
+  void issend(std::span<const T> data, int dest, int tag, Request& req) const {
+    static_assert(std::is_trivially_copyable_v<T>);
+    req = Request();
+    count_point_to_point_send(data.size_bytes(), dest);
+    MPI_Issend(data.data(), detail::checked_count(data.size()), detail::bytes_type<T>(), dest, tag, comm_, &req.req_);
+  }
+  // A message with `tag` from any rank, waiting to be received: true and `got` filled when one is
+  // there, without waiting. (MPI_Improbe would also hold it for this caller only; SMPI lacks it, and
+  // a communicator that one thread alone receives on needs no more.)
+  template <class T>
+  bool iprobe(int tag, Probed& got) const {
+    int flag = 0;
+    MPI_Status status;
+    MPI_Iprobe(MPI_ANY_SOURCE, tag, comm_, &flag, &status);
+    if (!flag) return false;
+    int items = 0;
+    MPI_Get_count(&status, detail::bytes_type<T>(), &items);
+    got = {status.MPI_SOURCE, tag, items};
+    return true;
+  }
+  // Receives the message iprobe found into `into` (room for got.items items): the next one from
+  // its source with its tag, which MPI keeps in the order sent. Counted as received.
+  template <class T>
+  void recv(const Probed& got, T* into) const {
+    MPI_Recv(into, detail::checked_count(got.items), detail::bytes_type<T>(), got.source, got.tag, comm_,
+             MPI_STATUS_IGNORE);
+    count_point_to_point_receive(static_cast<std::size_t>(got.items) * sizeof(T));
+  }
+  // A barrier that does not block: `req` completes once every rank has entered it.
+  void ibarrier(Request& req) const {
+    req = Request();
+    traffic().record(OpKind::barrier, 0, 0, 0, 0);
+    MPI_Ibarrier(comm_, &req.req_);
+  }
+  // A communicator of the same ranks whose messages never meet this one's. Collective.
+  Comm dup() const;
+
   // One step of a ring: `data` to rank `dest` while at most recv.size() items come from rank
   // `source`, in one call; returns the items that came. Counted as one call that sends and receives.
   template <class T>
@@ -237,11 +284,14 @@ class Comm {
   // Traffic accounting of each operation kind (see mpi/traffic.hpp for what is counted).
   void count_reduction(std::size_t bytes) const;
   void count_point_to_point_send(std::size_t bytes, int dest) const;
+  void count_point_to_point_receive(std::size_t bytes) const;
   std::size_t sendrecv_bytes(const void* data, std::size_t bytes, int dest, void* recv, std::size_t capacity,
                              int source) const;
   void count_broadcast(std::size_t bytes, int root) const;
   void count_gather(std::size_t my_bytes, const Counts& counts, std::size_t item_bytes) const;
   void count_uniform_alltoall(std::size_t bytes_per_peer) const;
+  // The same bytes of the operation about to be recorded to each other rank of this communicator.
+  void to_each_other_rank(std::int64_t bytes) const;
   void count_alltoallv(const Counts& send_counts, const Counts& recv_counts, std::size_t item_bytes) const;
   // The collectives themselves, in one MPI call when every count and displacement fits the limit,
   // else in chunks (mpi/comm.cpp says how). `mine` null: in place.

@@ -109,7 +109,7 @@ TrafficCounts TrafficSnapshot::since(const TrafficSnapshot& earlier) const {
     if (now.calls != then.calls) d.logical[name] = {now.calls - then.calls, now.items - then.items};
   }
   // Only sends of some bytes enter the list (to_peer).
-  if (source) source->for_peers_since(earlier.clock, [&](int) { ++d.distinct_peers; });
+  if (source) d.distinct_peers = source->peers_since(earlier.clock);
   return d;
 }
 

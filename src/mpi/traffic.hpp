@@ -82,8 +82,9 @@ inline constexpr bool kCountTraffic = true;
 
 class TrafficCounters {
  public:
-  explicit TrafficCounters(int world_size)
-      : peer_bytes_(world_size, 0),
+  explicit TrafficCounters(int world_size, int my_rank = 0)
+      : my_rank_(my_rank),
+        peer_bytes_(world_size, 0),
         sent_at_(world_size, 0),
         newer_(world_size, -1),
         older_(world_size, -1),
@@ -93,7 +94,10 @@ class TrafficCounters {
   // Which node each world rank is on (and this rank's), so bytes between nodes count apart.
   void set_nodes(std::vector<int> node_of_rank, int my_rank) {
     node_of_ = std::move(node_of_rank);
+    my_rank_ = my_rank;
     my_node_ = node_of_[my_rank];
+    off_node_ = 0;
+    for (const int n : node_of_) off_node_ += n != my_node_;
   }
 
   // An operation's counts; the bytes to_peer saw since the last record() are its own.
@@ -119,6 +123,16 @@ class TrafficCounters {
       if (!in_latest_run) move_to_front(world_rank);
     }
   }
+  // The same bytes to every other rank of the world (an allgather's part, a uniform alltoall, a
+  // broadcast's root): O(1), where a to_peer for each would make every such call O(P) here.
+  void to_every_peer(std::int64_t bytes) {
+    if constexpr (kCountTraffic) {
+      if (bytes == 0 || world_size() == 1) return;
+      every_peer_bytes_ += bytes;
+      pending_between_ += bytes * off_node_;
+      every_peer_at_ = ++clock_;
+    }
+  }
   void add_logical(const char* name, std::int64_t n) {
     if constexpr (kCountTraffic) {
       LogicalCount& c = counts_.logical[name];
@@ -133,12 +147,27 @@ class TrafficCounters {
   }
   int world_size() const { return static_cast<int>(peer_bytes_.size()); }
   // Bytes sent to `world_rank` so far.
-  std::int64_t peer_bytes(int world_rank) const { return peer_bytes_[world_rank]; }
+  std::int64_t peer_bytes(int world_rank) const {
+    return peer_bytes_[world_rank] + (world_rank == my_rank_ ? 0 : every_peer_bytes_);
+  }
   // f(peer) for each peer sent to after send clock `clock`, a snapshot's (the later first, by
-  // the snapshots between them).
+  // the snapshots between them; every other rank, in rank order, when a send to every peer came
+  // after it).
   template <class F>
   void for_peers_since(std::uint64_t clock, F&& f) const {
+    if (every_peer_at_ > clock) {
+      for (int r = 0; r < world_size(); ++r)
+        if (r != my_rank_) f(r);
+      return;
+    }
     for (int r = latest_; r >= 0 && sent_at_[r] > clock; r = older_[r]) f(r);
+  }
+  // How many peers were sent to after send clock `clock`: O(1) when every peer was.
+  std::int64_t peers_since(std::uint64_t clock) const {
+    if (every_peer_at_ > clock) return world_size() - 1;
+    std::int64_t n = 0;
+    for_peers_since(clock, [&](int) { ++n; });
+    return n;
   }
 
  private:
@@ -146,7 +175,10 @@ class TrafficCounters {
   void move_to_front(int world_rank);
 
   TrafficCounts counts_;
-  std::vector<std::int64_t> peer_bytes_;
+  int my_rank_;
+  std::vector<std::int64_t> peer_bytes_;  // by to_peer (to_every_peer's are every_peer_bytes_)
+  std::int64_t every_peer_bytes_ = 0;
+  std::uint64_t every_peer_at_ = 0;     // the latest to_every_peer, by the send clock
   std::uint64_t clock_ = 0;             // sends to peers so far
   std::vector<std::uint64_t> sent_at_;  // each peer's latest send by that clock; 0: none yet
   std::vector<int> newer_, older_;      // the list of peers sent to, by latest send
@@ -158,6 +190,7 @@ class TrafficCounters {
   mutable std::uint64_t snapshot_clock_ = 0;
   std::vector<int> node_of_;
   int my_node_;
+  std::int64_t off_node_ = 0;  // ranks on other nodes than this one
   std::int64_t pending_between_ = 0;
 };
 

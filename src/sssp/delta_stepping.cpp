@@ -43,6 +43,8 @@ void DeltaStepping<Column>::build(const EdgeSource& source) {
   with_edges_ = 0;
 #pragma omp parallel for reduction(+ : with_edges_)
   for (local_t i = 0; i < part_.local_count(); ++i) with_edges_ += csr_.degree(i) > 0;
+  if (settle_sssp_exchange(options_.exchange, comm_.size()) == SsspExchange::sparse && !sparse_)
+    sparse_ = std::make_unique<exchange::SparseExchange<Relaxation>>(comm_);
   in_round_ = Bitmap(part_.local_count());
   in_bucket_ = Bitmap(part_.local_count());
   if (options_.prune && !whole_replicas(options_)) {
@@ -111,7 +113,10 @@ void DeltaStepping<Column>::relax(std::span<const local_t> from, First&& first, 
 
 template <class Column>
 void DeltaStepping<Column>::exchange(Counts& counts) {
-  requests_.exchange(comm_, arrived_);
+  if (sparse_)
+    requests_.exchange_sparse(*sparse_, arrived_);
+  else
+    requests_.exchange(comm_, arrived_);
   std::int64_t useful = 0, reached = 0;
 #pragma omp parallel reduction(+ : useful, reached)
   {
@@ -436,8 +441,10 @@ EngineMemory delta_stepping_memory_bytes(double vertices, double tuples, int ran
   else bytes += 3 * 8 * n_local + (4 + 8 + 3 * id_bytes + 3 * 4) * static_cast<double>(exchange::kRelaxRound);
   // pruning: the finished vertices' bits, in their form
   if (options.prune) bytes += FinishedBits<std::uint32_t>::bytes(whole, vertices, ranks);
-  // relaxation requests (buckets, sent, received): one piece, plus room for a hub's row that ends it
-  bytes += 3 * (2 * id_bytes + 4) * std::min(2 * m_local, 2.0 * exchange::kRelaxRound);
+  // relaxation requests (buckets, sent, received, and the sparse exchange's inbox): one piece, plus
+  // room for a hub's row that ends it
+  const double copies = settle_sssp_exchange(options.exchange, ranks) == SsspExchange::sparse ? 4 : 3;
+  bytes += copies * (2 * id_bytes + 4) * std::min(2 * m_local, 2.0 * exchange::kRelaxRound);
   return EngineMemory::of(rows.build, bytes, kept);
 }
 

@@ -191,7 +191,9 @@ class DeltaStepping : public SsspEngine {
   Bitmap in_round_, in_bucket_;
   std::int64_t remote_at_exchange_ = 0;  // Counts::remote when the queue was last sent
   exchange::OwnerBuckets<Relaxation> requests_;  // relaxations queued for each other rank
-  std::vector<Relaxation> arrived_;
+  // The sparse exchange's own communicator (SsspOptions::exchange), made when the graph is built.
+  std::unique_ptr<exchange::SparseExchange<Relaxation>> sparse_;
+  big_vector<Relaxation> arrived_;
   std::vector<local_t> frontier_, round_vertices_, members_;
   std::int64_t frontier_entries_ = 0;  // the entries frontier_ holds to relax, this rank's
   std::int64_t settled_here_ = 0;  // this rank's vertices settled so far in the search

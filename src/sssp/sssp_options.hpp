@@ -41,8 +41,24 @@ enum class WholeRows { automatic, on, off };
 enum class Replicas { automatic, whole, hubs };
 inline constexpr double kWholeReplicaBytes = double(std::int64_t{64} << 20);
 
+// How a round's relaxations reach their owners: one MPI_Alltoallv after an alltoall of the counts
+// (every rank learns every count: O(P) a round on every rank, in g500 and in MPI), or the sparse
+// exchange (exchange/sparse_exchange.hpp: a message to each rank with items, then a non-blocking
+// barrier), whose work a round follows the ranks reached. Automatic: sparse from
+// kSparseExchangeRanks ranks.
+enum class SsspExchange { automatic, alltoallv, sparse };
+inline constexpr int kSparseExchangeRanks = 2;
+// Under SimGrid's SMPI (the scale lab's g500-smpi) the sparse exchange hung past 4 simulated ranks
+// (SimGrid 3.x lacks MPI_Improbe; with MPI_Iprobe the non-blocking barrier never completed there),
+// so the lab runs the alltoallv and refuses sparse (docs/scale.md).
+#ifdef G500_SMPI
+inline constexpr bool kSparseExchangeRuns = false;
+#else
+inline constexpr bool kSparseExchangeRuns = true;
+#endif
+
 // How kernel 3 runs (--delta, --sssp-fusion, --sssp-heavy, --sssp-whole-rows, --sssp-tail,
-// --sssp-prune, --sssp-replicas).
+// --sssp-prune, --sssp-replicas, --sssp-exchange).
 struct SsspOptions {
   float delta = kDefaultDelta;
   Fusion fusion = Fusion::automatic;
@@ -57,6 +73,7 @@ struct SsspOptions {
   // (sssp/finished_bits.hpp, in the form `replicas` says).
   bool prune = true;
   Replicas replicas = Replicas::automatic;
+  SsspExchange exchange = SsspExchange::automatic;
   // The stored id width: --ids, one width for both kernels' graphs by design (core/id_width.hpp),
   // copied here when the run is settled, so that kernel 3 reads its own options only.
   IdWidth ids = IdWidth::automatic;
@@ -67,6 +84,12 @@ struct SsspOptions {
 inline Replicas settle_replicas(Replicas asked, double vertices) {
   if (asked != Replicas::automatic) return asked;
   return vertices / 8 <= kWholeReplicaBytes ? Replicas::whole : Replicas::hubs;
+}
+
+// --sssp-exchange made concrete for `ranks` ranks (harness/resolve.hpp settles it once a run).
+inline SsspExchange settle_sssp_exchange(SsspExchange asked, int ranks) {
+  if (asked != SsspExchange::automatic) return asked;
+  return kSparseExchangeRuns && ranks >= kSparseExchangeRanks ? SsspExchange::sparse : SsspExchange::alltoallv;
 }
 
 // Whether settled options keep the whole form (std::logic_error when never settled).

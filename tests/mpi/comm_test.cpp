@@ -95,14 +95,15 @@ TEST(Traffic, TallyAndSnapshotsSeeOnlyTheirStretches) {
   EXPECT_EQ(tally.counts().op(OpKind::point_to_point).bytes_received, 24);
 }
 
-// The peers sent to since any snapshot, as a list of every send would give them, while sends to
-// one peer repeat within and across the intervals between snapshots (the list moves a peer only
-// once an interval).
+// The peers sent to since any snapshot, and each peer's bytes, as a list of every send would give
+// them, while sends to one peer repeat within and across the intervals between snapshots (the list
+// moves a peer only once an interval), and now and then a send goes to every peer at once.
 TEST(Traffic, PeersSinceAnySnapshotAsEverySendSays) {
-  constexpr int kPeers = 37;
-  mpi::TrafficCounters counters(kPeers);
+  constexpr int kPeers = 37, kMe = 5;
+  mpi::TrafficCounters counters(kPeers, kMe);
   std::mt19937 rng(7);
   std::vector<std::int64_t> last_send(kPeers, -1);  // each peer's latest send, by send number
+  std::vector<std::int64_t> bytes(kPeers, 0);
   std::vector<mpi::TrafficSnapshot> snapshots;
   std::vector<std::int64_t> sends_before;  // sends before each snapshot
   std::int64_t sends = 0;
@@ -110,12 +111,23 @@ TEST(Traffic, PeersSinceAnySnapshotAsEverySendSays) {
     if (rng() % 8 == 0) {
       snapshots.push_back(counters.snapshot());
       sends_before.push_back(sends);
+    } else if (rng() % 40 == 0) {
+      counters.to_every_peer(3);
+      for (int r = 0; r < kPeers; ++r)
+        if (r != kMe) {
+          last_send[r] = sends;
+          bytes[r] += 3;
+        }
+      ++sends;
     } else {
       const int peer = static_cast<int>(rng() % (rng() % 2 ? 4 : kPeers));  // a few peers often
+      if (peer == kMe) continue;
       counters.to_peer(peer, 8);
+      bytes[peer] += 8;
       last_send[peer] = sends++;
     }
     if (step % 97 != 0) continue;
+    for (int r = 0; r < kPeers; ++r) ASSERT_EQ(counters.peer_bytes(r), bytes[r]) << "step " << step;
     for (std::size_t k = 0; k < snapshots.size(); k += 1 + snapshots.size() / 16) {
       std::int64_t expected = 0;
       for (int r = 0; r < kPeers; ++r) expected += last_send[r] >= sends_before[k];

@@ -50,6 +50,57 @@ TEST(OwnerBuckets, DeliversEveryItemGroupedBySource) {
   }
 }
 
+// The sparse exchange over many rounds: in round k rank r sends to a pseudo-random third of the
+// ranks (each rank's own and others' items from two threads), so ranks run ahead of one another
+// and most pairs exchange nothing. Each rank gets exactly its items, its own first, then by source
+// rank with each source's items in the order its threads queued them; it sent a message only to
+// the ranks it had items for; with a per-call limit of 3 items, long parts travel in pieces.
+void check_sparse_exchange(bool small_messages) {
+  const mpi::Comm world = mpi::Comm::world();
+  const int p = world.size(), me = world.rank();
+  if (small_messages) mpi::set_count_limit(3);
+  exchange::OwnerBuckets<Item> buckets(p, 2, "test.items");
+  exchange::SparseExchange<Item> sparse(world);
+  const auto sends = [](int round, int s, int d) {
+    return (s * 7 + d * 13 + round * 5) % 3 == 0 ? (s + d + round) % 5 + 1 : 0;
+  };
+  big_vector<Item> got;
+  for (int round = 0; round < 12; ++round) {
+    const mpi::TrafficSnapshot before = mpi::traffic().snapshot();
+    int to_others = 0;
+    for (int d = 0; d < p; ++d) {
+      to_others += d != me && sends(round, me, d) > 0;
+      for (int k = 0; k < sends(round, me, d); ++k) buckets.push(k % 2, d, Item{me, d, k});
+    }
+    buckets.exchange_sparse(sparse, got);
+    const mpi::TrafficCounts counts = mpi::traffic().snapshot().since(before);
+    EXPECT_EQ(counts.distinct_peers, to_others) << "round " << round;
+    std::size_t at = 0;
+    std::vector<int> sources = {me};
+    for (int s = 0; s < p; ++s)
+      if (s != me) sources.push_back(s);
+    for (const int s : sources) {
+      // Thread 0's items (even k) come before thread 1's (odd k).
+      std::vector<int> want;
+      for (int k = 0; k < sends(round, s, me); k += 2) want.push_back(k);
+      for (int k = 1; k < sends(round, s, me); k += 2) want.push_back(k);
+      for (const int k : want) {
+        ASSERT_LT(at, got.size()) << "round " << round;
+        EXPECT_EQ(got[at].source, s);
+        EXPECT_EQ(got[at].dest, me);
+        EXPECT_EQ(got[at].k, k);
+        ++at;
+      }
+    }
+    EXPECT_EQ(at, got.size()) << "round " << round;
+    for (int t = 0; t < 2; ++t)
+      for (int d = 0; d < p; ++d) EXPECT_TRUE(buckets.bucket(t, d).empty());
+  }
+  if (small_messages) mpi::set_count_limit(0);
+}
+TEST(SparseExchange, DeliversEveryItemToTheRanksWithItemsOnly) { check_sparse_exchange(false); }
+TEST(SparseExchange, PartsPastTheCallLimitTravelInPieces) { check_sparse_exchange(true); }
+
 // Through every N x M arrangement of the ranks, each rank gets exactly the items sent to it, and
 // talks only to its column and its row: N + M - 2 other ranks (the paper's N + M - 1 with itself).
 TEST(OwnerBuckets, RelayedDeliversEveryItemThroughRowAndColumn) {
