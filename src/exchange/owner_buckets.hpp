@@ -74,9 +74,13 @@ class OwnerBuckets {
       touched_[t].value.clear();
     }
     const auto dest_of = [&](const FullBucket& f) { return static_cast<int>(f.bucket % num_ranks_); };
-    std::sort(full_.begin(), full_.end(), [&](const FullBucket& a, const FullBucket& b) {
-      return dest_of(a) != dest_of(b) ? dest_of(a) < dest_of(b) : a.bucket < b.bucket;
-    });
+    // A destination's buckets side by side, by thread (one thread lists each destination once, and
+    // the parts may go in any order).
+    if (num_threads() > 1) {
+      std::sort(full_.begin(), full_.end(), [&](const FullBucket& a, const FullBucket& b) {
+        return dest_of(a) != dest_of(b) ? dest_of(a) < dest_of(b) : a.bucket < b.bucket;
+      });
+    }
     parts_.clear();
     std::int64_t leaving = 0, own = 0;
     for (FullBucket& f : full_) {

@@ -50,6 +50,18 @@ class Simulated(unittest.TestCase):
                         self.assertEqual(levels(result), expect)
                         self.assertEqual(result["traffic"]["nodes"], 16 // per_node)
 
+    def test_kernel_3_validates_on_sixteen_simulated_ranks(self):
+        # The lab runs kernel 3's alltoallv (SMPI hangs in the sparse exchange) and refuses sparse.
+        with tempfile.TemporaryDirectory() as tmp:
+            fat_tree = os.path.join(PLATFORMS, "fat_tree_ib.xml")
+            p, result = simulate(fat_tree, 16, ["--scale", "12", "--roots", "2", "--kernels", "sssp"], tmp, 4)
+            self.assertEqual(p.returncode, 0, p.stderr[-2000:])
+            self.assertTrue(result["validated"])
+            self.assertEqual(result["options"]["sssp_exchange"], "alltoallv")
+            p, _ = simulate(fat_tree, 4, ["--scale", "10", "--kernels", "sssp", "--sssp-exchange", "sparse"], tmp, 4)
+            self.assertNotEqual(p.returncode, 0)
+            self.assertIn("--sssp-exchange sparse does not run under SimGrid's SMPI", p.stdout + p.stderr)
+
     def test_the_simulated_clock_follows_the_links(self):
         # The same run on a platform whose links are 1000 times slower takes longer in simulated time.
         with tempfile.TemporaryDirectory() as tmp:
