@@ -241,8 +241,8 @@ void Comm::count_gather(std::size_t my_bytes, const Counts& counts, std::size_t 
 
 void Comm::to_each_other_rank(std::int64_t bytes) const {
   if (bytes == 0) return;
-  // The world's ranks: once for all of them.
-  if (world_ranks_.empty() && size_ == traffic().world_size()) return traffic().to_every_peer(bytes);
+  // The world's ranks (the world, or a copy in its order): once for all of them.
+  if (world_ranks_.empty()) return traffic().to_every_peer(bytes);
   for (int r = 0; r < size_; ++r)
     if (r != rank_) traffic().to_peer(world_rank(r), bytes);
 }

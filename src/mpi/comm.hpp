@@ -310,7 +310,7 @@ class Comm {
   mutable std::int64_t next_total_ = -1;
   int rank_ = 0;
   int size_ = 1;
-  std::vector<int> world_ranks_;  // world rank of each rank; empty when this is the world
+  std::vector<int> world_ranks_;  // world rank of each rank; empty for the world's ranks in order
 };
 
 // Ends the whole job at once for an error only this rank has met (a file that shrank or changed

@@ -48,9 +48,9 @@ inline constexpr double kWholeReplicaBytes = double(std::int64_t{64} << 20);
 // kSparseExchangeRanks ranks.
 enum class SsspExchange { automatic, alltoallv, sparse };
 inline constexpr int kSparseExchangeRanks = 2;
-// Under SimGrid's SMPI (the scale lab's g500-smpi) the sparse exchange hung past 4 simulated ranks
-// (SimGrid 3.x lacks MPI_Improbe; with MPI_Iprobe the non-blocking barrier never completed there),
-// so the lab runs the alltoallv and refuses sparse (docs/scale.md).
+// Under SimGrid's SMPI (the scale lab's g500-smpi) the sparse exchange hung at 16 simulated ranks
+// (it completed at 4; SimGrid 3.x lacks MPI_Improbe, and with MPI_Iprobe the non-blocking barrier
+// did not complete), so the lab runs the alltoallv and refuses sparse (docs/scale.md).
 #ifdef G500_SMPI
 inline constexpr bool kSparseExchangeRuns = false;
 #else
