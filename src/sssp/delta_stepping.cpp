@@ -29,8 +29,9 @@ void unmark(Bitmap& bits, std::size_t listed, EachId&& each_id) {
 template <class Column>
 DeltaStepping<Column>::DeltaStepping(const mpi::Comm& comm, const Partition1D& part, SsspOptions options)
     : comm_(comm), part_(part), options_(options), per_delta_(1.0 / static_cast<double>(options.delta)),
+
       csr_{part, {}, {}}, bins_(omp_get_max_threads()), shares_(omp_get_max_threads()),
-      requests_(comm.size(), omp_get_max_threads(), "sssp.relaxations") {}
+      requests_(comm.size(), omp_get_max_threads(), "sssp.relaxations"), form_(replicas_form(options)) {}
 
 template <class Column>
 void DeltaStepping<Column>::build(const EdgeSource& source) {
@@ -43,13 +44,14 @@ void DeltaStepping<Column>::build(const EdgeSource& source) {
   with_edges_ = 0;
 #pragma omp parallel for reduction(+ : with_edges_)
   for (local_t i = 0; i < part_.local_count(); ++i) with_edges_ += csr_.degree(i) > 0;
-  if (settle_sssp_exchange(options_.exchange, comm_.size()) == SsspExchange::sparse && !sparse_)
-    sparse_ = std::make_unique<exchange::SparseExchange<Relaxation>>(comm_);
+  const bool sparse = settle_sssp_exchange(options_.exchange, comm_.size()) == SsspExchange::sparse;
+  if (sparse && !sparse_) sparse_ = std::make_unique<exchange::SparseExchange<Relaxation>>(comm_);
   in_round_ = Bitmap(part_.local_count());
   in_bucket_ = Bitmap(part_.local_count());
-  if (options_.prune && !whole_replicas(options_)) {
+  if (options_.prune && form_ == Replicas::hubs) {
     finished_.keep_hubs_only(comm_, part_, [&](local_t i) { return degree_code(csr_.degree(i)); });
   }
+  if (form_ == Replicas::ghosts) ghosts_.build(comm_, part_, csr_, sparse);
 }
 
 template <class Column>
@@ -84,7 +86,7 @@ void DeltaStepping<Column>::relax(std::span<const local_t> from, First&& first, 
       for (edge_count_t k = first(u); k < end; ++k) {
         const Column to = csr_.column(k);
         const vertex_t v = static_cast<vertex_t>(to);
-        if (prune && finished_.contains(v)) {
+        if (prune && finished(k, v)) {
           ++pruned;
           continue;
         }
@@ -179,6 +181,7 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
     const Timer timer;
     BucketRecord rec;
     rec.bucket = b;
+    bucket_now_ = b;
     const BucketPlan plan = plan_bucket(b);
     rec.whole_rows = plan.whole_rows;
     Counts light, heavy;
@@ -191,6 +194,8 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
       // The members' distances are final: their heavy edges once (unless relaxed with the rows).
       const std::span<const local_t> fresh(members_.data() + heavy_done, members_.size() - heavy_done);
       settled_here_ += static_cast<std::int64_t>(fresh.size());
+      // Ghosts: the ranks whose rows reach them learn their distances, for pruning and pulls.
+      if (form_ == Replicas::ghosts) ghosts_.notify(comm_, fresh, [&](local_t v) { return labels_.dist(v); });
       if (!plan.whole_rows) rec.pulled = relax_heavy(b, fresh, heavy) || rec.pulled;
       const std::int64_t mine = bins_.holds(b) ? b : bins_.next_after(b, [&](local_t v) { return bucket_of_vertex(v); });
       next = comm_.allreduce(mine, mpi::Op::min);
@@ -218,6 +223,7 @@ void DeltaStepping<Column>::release_search_buffers() {
   for (auto* list : {&frontier_, &round_vertices_, &members_}) release_storage(*list);
   release_storage(arrived_);
   pull_.release();
+  ghosts_.release_search_buffers();
 }
 
 template <class Column>
@@ -229,7 +235,8 @@ void DeltaStepping<Column>::start_search(vertex_t root, std::span<vertex_t> pare
   tail_from_ = kLastBucket;
   pull_.open_ready = false;
   pulled_before_ = past_peak_ = false;
-  if (options_.prune) finished_.reset(part_);
+  if (form_ == Replicas::ghosts) ghosts_.reset();
+  else if (options_.prune) finished_.reset(part_);
   if (part_.owns(root)) {
     const local_t r = part_.to_local(root);
     labels_.offer(r, 0, static_cast<Column>(root), false);
@@ -361,7 +368,7 @@ void DeltaStepping<Column>::record_bucket(BucketRecord& rec, const Counts& light
 template <class Column>
 std::int64_t DeltaStepping<Column>::next_bucket(std::int64_t next) {
   // The bucket just done is finished: its members' distances are final on every rank.
-  if (options_.prune) finished_.add(comm_, part_, members_);
+  if (options_.prune && form_ != Replicas::ghosts) finished_.add(comm_, part_, members_);
   if (options_.tail && next != kLastBucket) {
     // Open: reached and not yet settled (not the bins' entries, whose stale copies depend on the
     // order offers arrived in, and so on the rank count).
@@ -426,26 +433,32 @@ EngineMemory delta_stepping_memory_bytes(double vertices, double tuples, int ran
                                          const SsspOptions& options) {
   const double n_local = vertices / ranks + 64, m_local = tuples / ranks + 1;
   const WeightedCsrBytes rows = weighted_csr_1d_bytes(vertices, tuples, ranks, id_bytes);
-  // Kept: the rows, their light counts, the round's and bucket's bits.
-  const double kept = rows.kept + 4 * n_local + 2 * n_local / 8;
+  const Replicas form = replicas_form(options);
+  // Ghosts: each entry's place, each ghost's distance, who to tell (sssp/ghost_replicas.hpp).
+  const auto ghosts = form == Replicas::ghosts ? GhostReplicas<std::uint32_t>::bytes(vertices, 2 * m_local, ranks, id_bytes)
+                                               : GhostReplicas<std::uint32_t>::Bytes{};
+  // Kept: the rows, their light counts, the round's and bucket's bits, the ghosts.
+  const double kept = rows.kept + 4 * n_local + 2 * n_local / 8 + ghosts.kept;
   // Searching: bins (a vertex in about two at a time), a round and the members,
   double bytes = kept + 8 * n_local + 2 * 4 * n_local;
-  // pulling: the open vertices and the replicated bucket (bitmap and word counts over all N,
-  // distances) with whole replicas,
+  // pulling: the open vertices and, with whole replicas, the replicated bucket (bitmap and word
+  // counts over all N, distances); with ghosts, the open vertices and a heavy step's notices;
   // or (hubs) by asking: the open vertices twice (before and after a pull) and their counts of
-  // entries to ask about, and a piece's
-  // questions and replies with what the OwnerQuery holds for them (an owner, a slot, the questions
-  // ordered and received, answers and replies back)
-  const bool whole = whole_replicas(options);
-  if (whole) bytes += 8 * n_local + 2 * vertices / 8 + 4 * n_local;
+  // entries to ask about, and a piece's questions and replies with what the OwnerQuery holds for
+  // them (an owner, a slot, the questions ordered and received, answers and replies back)
+  if (form == Replicas::whole) bytes += 8 * n_local + 2 * vertices / 8 + 4 * n_local;
+  else if (form == Replicas::ghosts) bytes += 8 * n_local + ghosts.search;
   else bytes += 3 * 8 * n_local + (4 + 8 + 3 * id_bytes + 3 * 4) * static_cast<double>(exchange::kRelaxRound);
-  // pruning: the finished vertices' bits, in their form
-  if (options.prune) bytes += FinishedBits<std::uint32_t>::bytes(whole, vertices, ranks);
+  // pruning: the finished vertices' bits, in their form (ghosts: their distances, counted above)
+  if (options.prune && form != Replicas::ghosts)
+    bytes += FinishedBits<std::uint32_t>::bytes(form == Replicas::whole, vertices, ranks);
   // relaxation requests (buckets, sent, received, and the sparse exchange's inbox): one piece, plus
   // room for a hub's row that ends it
   const double copies = settle_sssp_exchange(options.exchange, ranks) == SsspExchange::sparse ? 4 : 3;
   bytes += copies * (2 * id_bytes + 4) * std::min(2 * m_local, 2.0 * exchange::kRelaxRound);
-  return EngineMemory::of(rows.build, bytes, kept);
+  // Building: the rows as they are placed, then the ghosts found from the built rows.
+  const double build = std::max(rows.build, rows.kept + 4 * n_local + ghosts.kept + ghosts.build);
+  return EngineMemory::of(build, bytes, kept);
 }
 
 }  // namespace g500

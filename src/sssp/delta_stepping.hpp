@@ -25,6 +25,7 @@
 #include "sssp/pull_buffers.hpp"
 #include "sssp/bucket_copy.hpp"
 #include "sssp/finished_bits.hpp"
+#include "sssp/ghost_replicas.hpp"
 #include "sssp/sssp_options.hpp"
 
 namespace g500 {
@@ -93,6 +94,12 @@ class DeltaStepping : public SsspEngine {
     return b < static_cast<double>(tail_from_) ? static_cast<std::int64_t>(b) : kLastBucket;
   }
   std::int64_t bucket_of_vertex(local_t v) const { return bucket_of(labels_.dist(v)); }
+  // Whether entry k's neighbour v was settled in a bucket before the current one (pruning), as
+  // the replicas' form knows it.
+  bool finished(edge_count_t k, vertex_t v) const {
+    if (form_ == Replicas::ghosts) return bucket_of(ghosts_.dist(k)) < bucket_now_;
+    return finished_.contains(v);
+  }
   // Vertices ahead whose rows are asked for while one is relaxed or pulls.
   static constexpr std::size_t kRowPrefetch = 8;
   std::int64_t tail_from_ = kLastBucket;  // buckets from here on are the last one (SsspOptions::tail)
@@ -141,19 +148,22 @@ class DeltaStepping : public SsspEngine {
   // Whether to pull the heavy edges of bucket b's `fresh`, this rank's newly settled vertices,
   // which hold `heavy` heavy entries. Collective.
   bool pull_heavy(std::int64_t b, std::span<const local_t> fresh, std::int64_t heavy);
-  // The best offer the bucket's members make v through its heavy entries [begin, end), whose
-  // lightest cannot offer less than `lowest` + w; counts the entries examined.
+  // The best offer bucket b's members make v through its heavy entries [begin, end), whose
+  // lightest cannot offer less than `lowest` + w (members from the bucket's copy, or the ghosts
+  // settled in b); counts the entries examined.
   struct PullOffer {
     float dist = std::numeric_limits<float>::infinity();
     vertex_t parent = -1;
     bool flat = false;
   };
-  PullOffer best_pull_offer(edge_count_t begin, edge_count_t end, float lowest, float dv, std::int64_t& examined) const;
+  PullOffer best_pull_offer(std::int64_t b, edge_count_t begin, edge_count_t end, float lowest, float dv,
+                            std::int64_t& examined) const;
   // The first pull of a search: every vertex with a heavy edge may still gain, into pull_.open.
   void list_open_vertices(int threads);
   // The heavy relaxations from bucket b's settled vertices `fresh`, pulled (sssp/heavy_pull.cpp,
-  // with heavy_entries and pull_heavy): from the bucket's copy on every rank (whole replicas), or
-  // by asking the owners of the heavy neighbours that could still offer less (hubs). Collective.
+  // with heavy_entries and pull_heavy): from the bucket's copy on every rank (whole replicas), from
+  // the ghosts' distances (ghosts), or by asking the owners of the heavy neighbours that could still
+  // offer less (hubs). Collective.
   void pull(std::int64_t b, std::span<const local_t> fresh, Counts& counts);
   void pull_by_asking(std::int64_t b, Counts& counts);
   // The end of v's heavy entries through which a vertex at `lowest` could offer less than dv
@@ -201,7 +211,10 @@ class DeltaStepping : public SsspEngine {
   // This rank's vertices with an edge: pull_heavy's measure of a pull's work (the pull itself visits
   // only those with a heavy edge).
   std::int64_t with_edges_ = 0;
+  Replicas form_;                  // SsspOptions::replicas, settled
   FinishedBits<Column> finished_;  // the finished buckets' vertices, or hubs (SsspOptions::prune, replicas)
+  GhostReplicas<Column> ghosts_;   // or the settled distances of the vertices this rank's rows reach
+  std::int64_t bucket_now_ = 0;    // the bucket being run
   bool pulled_before_ = false, past_peak_ = false;  // WholeRows::automatic's measure, this search
   PullBuffers<Column> pull_{comm_, part_};          // what the heavy step's pulls keep between buckets
 };

@@ -30,7 +30,7 @@ bool DeltaStepping<Column>::pull_heavy(std::int64_t b, std::span<const local_t> 
     comm_.allreduce_inplace<std::int64_t>(work, mpi::Op::sum);
     if (static_cast<double>(work[0]) <= kPullEdgesPerUnsettled * static_cast<double>(work[1])) return false;
   }
-  if (whole_replicas(options_)) return true;
+  if (form_ != Replicas::hubs) return true;
   // Pulling by asking: the bucket's nearest member bounds what can be asked about. A question and
   // its reply cost about what a pushed request does, so automatic pulls only when it asks about
   // fewer entries than a push would send.
@@ -87,18 +87,29 @@ void DeltaStepping<Column>::list_open_vertices(int threads) {
 }
 
 template <class Column>
-typename DeltaStepping<Column>::PullOffer DeltaStepping<Column>::best_pull_offer(edge_count_t begin, edge_count_t end,
-                                                                                 float lowest, float dv,
+typename DeltaStepping<Column>::PullOffer DeltaStepping<Column>::best_pull_offer(std::int64_t b, edge_count_t begin,
+                                                                                 edge_count_t end, float lowest,
+                                                                                 float dv,
                                                                                  std::int64_t& examined) const {
   PullOffer best;
+  const bool ghosts = form_ == Replicas::ghosts;
   // Rows ascend by weight: past lowest + w >= what v has, no member can offer less.
   for (edge_count_t k = begin; k < end; ++k) {
     const float w = csr_.weight(k);
     if (lowest + w > std::min(best.dist, dv)) break;
     ++examined;
     const vertex_t u = static_cast<vertex_t>(csr_.column(k));
-    if (!pull_.bucket_copy.contains(u)) continue;
-    const float du = pull_.bucket_copy.dist(u), d = du + w;
+    float du;
+    if (ghosts) {
+      // A ghost settled in b: of this heavy step, or of an earlier one of b's, whose offer (made
+      // then) is made again and changes nothing.
+      du = ghosts_.dist(k);
+      if (bucket_of(du) != b) continue;
+    } else {
+      if (!pull_.bucket_copy.contains(u)) continue;
+      du = pull_.bucket_copy.dist(u);
+    }
+    const float d = du + w;
     const bool flat = is_flat(du, d);
     // Least (distance, flat, parent), the order of Labels::offer.
     if (d < best.dist || (d == best.dist && (flat < best.flat || (flat == best.flat && u < best.parent)))) {
@@ -110,9 +121,16 @@ typename DeltaStepping<Column>::PullOffer DeltaStepping<Column>::best_pull_offer
 
 template <class Column>
 void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh, Counts& counts) {
-  if (!whole_replicas(options_)) return pull_by_asking(b, counts);
-  pull_.bucket_copy.gather(comm_, part_, fresh, [&](local_t v) { return labels_.dist(v); });
-  const float lowest = pull_.bucket_copy.lowest();
+  if (form_ == Replicas::hubs) return pull_by_asking(b, counts);
+  float lowest;
+  if (form_ == Replicas::ghosts) {  // every ghost settled in b knows its distance already (notify)
+    lowest = std::numeric_limits<float>::infinity();
+    for (const local_t v : fresh) lowest = std::min(lowest, labels_.dist(v));
+    lowest = comm_.allreduce(lowest, mpi::Op::min);
+  } else {
+    pull_.bucket_copy.gather(comm_, part_, fresh, [&](local_t v) { return labels_.dist(v); });
+    lowest = pull_.bucket_copy.lowest();
+  }
   // Each thread keeps its contiguous share's vertices still open after a pull, in order.
   const int threads = omp_get_max_threads();
   pull_.still_open.resize(threads);  // kept from pull to pull: fresh pages cost more than the scan
@@ -145,7 +163,7 @@ void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh,
         kept += open;
         continue;
       }
-      const PullOffer best = best_pull_offer(begin, end, lowest, dv, examined);
+      const PullOffer best = best_pull_offer(b, begin, end, lowest, dv, examined);
       const Offered offered =
           best.parent >= 0 ? labels_.offer(v, best.dist, static_cast<Column>(best.parent), best.flat) : kRefused;
       if (offered) {

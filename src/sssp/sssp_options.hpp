@@ -33,13 +33,17 @@ enum class Fusion { automatic, on, off };
 // pushed that follows a pull, once the search has passed its dense buckets.
 enum class WholeRows { automatic, on, off };
 
-// What every rank keeps of the search's finished vertices (sssp/finished_bits.hpp): a bit for
-// every vertex (pruning toward any finished vertex; pulling possible, from a copy of each bucket on
-// every rank, sssp/bucket_copy.hpp), or bits for a bounded number of hubs only (pruning toward
-// hubs; heavy edges pushed), which keeps a rank's memory O(N/P). Automatic: whole while its N/8 bytes are at
-// most kWholeReplicaBytes.
-enum class Replicas { automatic, whole, hubs };
+// What every rank keeps of the search's finished vertices (sssp/finished_bits.hpp,
+// sssp/ghost_replicas.hpp): a bit for every vertex (pruning toward any finished vertex; pulling
+// possible, from a copy of each bucket on every rank, sssp/bucket_copy.hpp), bits for a bounded
+// number of hubs only (pruning toward hubs; pulls by asking the owners), or the distances of the
+// vertices its own rows reach, told by their owners as they settle (pruning toward any of them,
+// pulling from them): O(N) work and bytes a search on every rank, O(1) bytes but more messages,
+// or O(min(N, M/P)) (4 bytes more an entry). Automatic: while N/8 bytes are at most
+// kWholeReplicaBytes, whole below kGhostRanks ranks and ghosts from there; past that, hubs.
+enum class Replicas { automatic, whole, hubs, ghosts };
 inline constexpr double kWholeReplicaBytes = double(std::int64_t{64} << 20);
+inline constexpr int kGhostRanks = 256;
 
 // How a round's relaxations reach their owners: one MPI_Alltoallv after an alltoall of the counts
 // (every rank learns every count: O(P) a round on every rank, in g500 and in MPI), or the sparse
@@ -79,11 +83,12 @@ struct SsspOptions {
   IdWidth ids = IdWidth::automatic;
 };
 
-// --sssp-replicas made concrete for a graph of `vertices` (harness/resolve.hpp settles it once a
-// run): whole while a bit a vertex is at most kWholeReplicaBytes, else hubs.
-inline Replicas settle_replicas(Replicas asked, double vertices) {
+// --sssp-replicas made concrete for a graph of `vertices` on `ranks` ranks (harness/resolve.hpp
+// settles it once a run), as Replicas says.
+inline Replicas settle_replicas(Replicas asked, double vertices, int ranks) {
   if (asked != Replicas::automatic) return asked;
-  return vertices / 8 <= kWholeReplicaBytes ? Replicas::whole : Replicas::hubs;
+  if (vertices / 8 > kWholeReplicaBytes) return Replicas::hubs;
+  return ranks < kGhostRanks ? Replicas::whole : Replicas::ghosts;
 }
 
 // --sssp-exchange made concrete for `ranks` ranks (harness/resolve.hpp settles it once a run).
@@ -92,11 +97,12 @@ inline SsspExchange settle_sssp_exchange(SsspExchange asked, int ranks) {
   return kSparseExchangeRuns && ranks >= kSparseExchangeRanks ? SsspExchange::sparse : SsspExchange::alltoallv;
 }
 
-// Whether settled options keep the whole form (std::logic_error when never settled).
-inline bool whole_replicas(const SsspOptions& o) {
+// Settled options' form (std::logic_error when never settled).
+inline Replicas replicas_form(const SsspOptions& o) {
   if (o.replicas == Replicas::automatic)
     throw std::logic_error("--sssp-replicas was not settled (harness/resolve.hpp)");
-  return o.replicas == Replicas::whole;
+  return o.replicas;
 }
+inline bool whole_replicas(const SsspOptions& o) { return replicas_form(o) == Replicas::whole; }
 
 }  // namespace g500

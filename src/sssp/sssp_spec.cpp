@@ -70,10 +70,14 @@ void add_options(CLI::App& app, SsspOptions& o) {
   app.add_option("--sssp-replicas", o.replicas,
                  "SSSP: what every rank keeps of the finished vertices: whole (a bit for every vertex, N/8 bytes: "
                  "pruning toward any of them, and pulling from a copy of each bucket), hubs (bits for at most 2^16 "
-                 "highest-degree vertices, O(N/P) a rank: pruning toward them, pulls asking the owners), or auto: "
-                 "whole while N/8 is at most 64 MiB")
-      ->transform(
-          choice<Replicas>({{"auto", Replicas::automatic}, {"whole", Replicas::whole}, {"hubs", Replicas::hubs}}))
+                 "highest-degree vertices, O(N/P) a rank: pruning toward them, pulls asking the owners), ghosts (the "
+                 "distances of the vertices its rows reach, told by their owners as they settle, 4 bytes more an "
+                 "entry: pruning toward any of them, pulling from them), or auto: while N/8 is at most 64 MiB, whole "
+                 "below " + std::to_string(kGhostRanks) + " ranks and ghosts from there; past it, hubs")
+      ->transform(choice<Replicas>({{"auto", Replicas::automatic},
+                                    {"whole", Replicas::whole},
+                                    {"hubs", Replicas::hubs},
+                                    {"ghosts", Replicas::ghosts}}))
       ->default_str("auto")
       ->group(group);
   app.add_option("--sssp-exchange", o.exchange,
@@ -94,7 +98,7 @@ void options_to_json(const SsspOptions& o, nlohmann::json& out) {
   out["sssp_prune"] = o.prune;
   out["sssp_heavy"] = std::array{"auto", "push", "pull"}[static_cast<int>(o.heavy)];
   out["sssp_whole_rows"] = std::array{"auto", "on", "off"}[static_cast<int>(o.whole_rows)];
-  out["sssp_replicas"] = std::array{"auto", "whole", "hubs"}[static_cast<int>(o.replicas)];
+  out["sssp_replicas"] = std::array{"auto", "whole", "hubs", "ghosts"}[static_cast<int>(o.replicas)];
   out["sssp_exchange"] = std::array{"auto", "alltoallv", "sparse"}[static_cast<int>(o.exchange)];
 }
 

@@ -22,8 +22,12 @@ std::vector<std::vector<std::string>> every_mode() {
   for (const char* whole : {"auto", "on", "off"}) modes.push_back({"--sssp-whole-rows", whole});
   for (const char* tail : {"on", "off"}) modes.push_back({"--sssp-tail", tail});
   for (const char* prune : {"on", "off"}) modes.push_back({"--sssp-prune", prune});
-  for (const char* replicas : {"auto", "whole", "hubs"}) modes.push_back({"--sssp-replicas", replicas});
+  for (const char* replicas : {"auto", "whole", "hubs", "ghosts"}) modes.push_back({"--sssp-replicas", replicas});
   modes.push_back({"--sssp-replicas", "hubs", "--sssp-heavy", "pull", "--sssp-fusion", "on"});
+  modes.push_back({"--sssp-replicas", "ghosts", "--sssp-heavy", "pull", "--sssp-fusion", "on"});
+  // Every count and item through MPI_Alltoallv (the sparse exchange is auto's from 2 ranks).
+  modes.push_back({"--sssp-exchange", "alltoallv"});
+  modes.push_back({"--sssp-exchange", "alltoallv", "--sssp-replicas", "ghosts"});
   for (const char* delta : {"0.1", "1e-3", "2"}) modes.push_back({"--delta", delta});
   modes.push_back({"--sssp-heavy", "pull", "--sssp-fusion", "on", "--sssp-prune", "off", "--sssp-tail", "off"});
   return modes;

@@ -22,7 +22,7 @@ namespace {
 
 // Options as a run settles them for the partition's graph (harness/resolve.hpp).
 SsspOptions settled(SsspOptions options, const Partition1D& part) {
-  options.replicas = settle_replicas(options.replicas, static_cast<double>(part.num_vertices()));
+  options.replicas = settle_replicas(options.replicas, static_cast<double>(part.num_vertices()), part.num_ranks());
   return options;
 }
 
@@ -184,6 +184,13 @@ INSTANTIATE_TEST_SUITE_P(Sssp, DeltaSteppingTest,
                                            // and pulled by asking the owners
                                            Setting{0.1f, 2, Fusion::off, HeavyDirection::pull, true, true, WholeRows::automatic, Replicas::hubs},
                                            Setting{0.01f, 1, Fusion::on, HeavyDirection::pull, false, false, WholeRows::off, Replicas::hubs},
+                                           // the distances of the vertices a rank's rows reach, told by
+                                           // their owners: pruning, pushes and pulls from them
+                                           Setting{0.1f, 2, Fusion::off, HeavyDirection::automatic, true, true, WholeRows::automatic, Replicas::ghosts},
+                                           Setting{0.01f, 1, Fusion::on, HeavyDirection::push, false, true, WholeRows::on, Replicas::ghosts},
+                                           Setting{0.01f, 2, Fusion::automatic, HeavyDirection::automatic, true, true, WholeRows::automatic, Replicas::ghosts},
+                                           Setting{0.1f, 2, Fusion::off, HeavyDirection::pull, true, true, WholeRows::automatic, Replicas::ghosts},
+                                           Setting{0.01f, 1, Fusion::on, HeavyDirection::pull, false, false, WholeRows::off, Replicas::ghosts},
                                            // the extremes --delta accepts: every distance past the
                                            // last bucket's start, or all in the first
                                            Setting{1e-30f, 1}, Setting{FLT_MIN, 2}, Setting{FLT_MAX, 1}));
