@@ -51,9 +51,13 @@ SSSP_PHASES = [
 ]
 MPI_LIBRARY = r"libmpi|libopen-pal|libopen-rte|openmpi|libpmix|libevent|libhwloc|libucx|libuc[pst]"
 # The engine's search function: "search(" exactly, since callgrind toggles again on entering any
-# other function the pattern matches (search_block would switch collection off inside it).
-SEARCH = {"hybrid-2d": "*Grid2D*::search(*", "top-down-2d": "*Grid2D*::search(*", "hybrid-1d": "*Hybrid1D*::search(*",
-          "kernel-3": "*DeltaStepping*::search(*"}
+# other function the pattern matches (search_block would switch collection off inside it). Anchored
+# at the name's start: a function template instantiated with a lambda of search() names search()
+# inside its own name ("void g500::Bins::next_after<g500::DeltaStepping<...>::search(...)::{lambda
+# ...}>"), and an unanchored pattern switched collection off inside it (figures before 2026-11-29
+# miss those functions).
+SEARCH = {"hybrid-2d": "g500::Grid2D*::search(*", "top-down-2d": "g500::Grid2D*::search(*",
+          "hybrid-1d": "g500::Hybrid1D*::search(*", "kernel-3": "g500::DeltaStepping<*>::search(*"}
 
 
 def wrapper(folder, out, search):

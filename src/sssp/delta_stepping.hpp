@@ -137,6 +137,10 @@ class DeltaStepping : public SsspEngine {
   void relax(std::span<const local_t> from, First&& first, Last&& last, Counts& counts);
   // Sends the queued relaxations and applies those that arrive. Collective.
   void exchange(Counts& counts);
+  // Ghosts: the ranks whose rows reach `fresh`, just settled, learn their distances, for pruning
+  // and pulls (a function of its own, not a lambda in search(), so that bench/instructions.py's
+  // collection, which toggles on entering search(), counts it). Collective.
+  void notify_ghosts(std::span<const local_t> fresh);
   // relax() in pieces, one exchange each; `before_last_exchange` runs before the last. `entries`:
   // the entries to relax in all, this rank's. Returns the number of pieces (0: no rank had anything
   // to relax). Collective.

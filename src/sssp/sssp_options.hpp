@@ -39,11 +39,11 @@ enum class WholeRows { automatic, on, off };
 // number of hubs only (pruning toward hubs; pulls by asking the owners), or the distances of the
 // vertices its own rows reach, told by their owners as they settle (pruning toward any of them,
 // pulling from them): O(N) work and bytes a search on every rank, O(1) bytes but more messages,
-// or O(min(N, M/P)) (4 bytes more an entry). Automatic: while N/8 bytes are at most
-// kWholeReplicaBytes, whole below kGhostRanks ranks and ghosts from there; past that, hubs.
+// or O(min(N, M/P)) (4 bytes more an entry). Automatic: whole while its N/8 bytes are at most
+// kWholeReplicaBytes, else hubs. Ghosts only when told: in the scale lab they sent fewer bytes
+// than whole but searched slower, and they cost more instructions a search (docs/scale.md).
 enum class Replicas { automatic, whole, hubs, ghosts };
 inline constexpr double kWholeReplicaBytes = double(std::int64_t{64} << 20);
-inline constexpr int kGhostRanks = 256;
 
 // How a round's relaxations reach their owners: one MPI_Alltoallv after an alltoall of the counts
 // (every rank learns every count: O(P) a round on every rank, in g500 and in MPI), or the sparse
@@ -83,12 +83,11 @@ struct SsspOptions {
   IdWidth ids = IdWidth::automatic;
 };
 
-// --sssp-replicas made concrete for a graph of `vertices` on `ranks` ranks (harness/resolve.hpp
-// settles it once a run), as Replicas says.
-inline Replicas settle_replicas(Replicas asked, double vertices, int ranks) {
+// --sssp-replicas made concrete for a graph of `vertices` (harness/resolve.hpp settles it once a
+// run), as Replicas says.
+inline Replicas settle_replicas(Replicas asked, double vertices) {
   if (asked != Replicas::automatic) return asked;
-  if (vertices / 8 > kWholeReplicaBytes) return Replicas::hubs;
-  return ranks < kGhostRanks ? Replicas::whole : Replicas::ghosts;
+  return vertices / 8 <= kWholeReplicaBytes ? Replicas::whole : Replicas::hubs;
 }
 
 // --sssp-exchange made concrete for `ranks` ranks (harness/resolve.hpp settles it once a run).

@@ -72,8 +72,8 @@ void add_options(CLI::App& app, SsspOptions& o) {
                  "pruning toward any of them, and pulling from a copy of each bucket), hubs (bits for at most 2^16 "
                  "highest-degree vertices, O(N/P) a rank: pruning toward them, pulls asking the owners), ghosts (the "
                  "distances of the vertices its rows reach, told by their owners as they settle, 4 bytes more an "
-                 "entry: pruning toward any of them, pulling from them), or auto: while N/8 is at most 64 MiB, whole "
-                 "below " + std::to_string(kGhostRanks) + " ranks and ghosts from there; past it, hubs")
+                 "entry: pruning toward any of them, pulling from them), or auto: whole while N/8 is at most 64 MiB, "
+                 "else hubs")
       ->transform(choice<Replicas>({{"auto", Replicas::automatic},
                                     {"whole", Replicas::whole},
                                     {"hubs", Replicas::hubs},
