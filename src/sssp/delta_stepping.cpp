@@ -29,7 +29,6 @@ void unmark(Bitmap& bits, std::size_t listed, EachId&& each_id) {
 template <class Column>
 DeltaStepping<Column>::DeltaStepping(const mpi::Comm& comm, const Partition1D& part, SsspOptions options)
     : comm_(comm), part_(part), options_(options), per_delta_(1.0 / static_cast<double>(options.delta)),
-
       csr_{part, {}, {}}, bins_(omp_get_max_threads()), shares_(omp_get_max_threads()),
       requests_(comm.size(), omp_get_max_threads(), "sssp.relaxations"), form_(replicas_form(options)) {}
 
@@ -57,6 +56,13 @@ void DeltaStepping<Column>::build(const EdgeSource& source) {
 template <class Column>
 template <class First, class Last>
 void DeltaStepping<Column>::relax(std::span<const local_t> from, First&& first, Last&& last, Counts& counts) {
+  if (form_ == Replicas::ghosts) relax_rows<true>(from, first, last, counts);
+  else relax_rows<false>(from, first, last, counts);
+}
+
+template <class Column>
+template <bool kGhosts, class First, class Last>
+void DeltaStepping<Column>::relax_rows(std::span<const local_t> from, First&& first, Last&& last, Counts& counts) {
   const int me = comm_.rank();
   const bool prune = options_.prune;
   std::int64_t relaxations = 0, useful = 0, remote = 0, pruned = 0, reached = 0;
@@ -86,7 +92,11 @@ void DeltaStepping<Column>::relax(std::span<const local_t> from, First&& first, 
       for (edge_count_t k = first(u); k < end; ++k) {
         const Column to = csr_.column(k);
         const vertex_t v = static_cast<vertex_t>(to);
-        if (prune && finished(k, v)) {
+        // Pruning: v settled in a bucket before this one, as the form knows it.
+        bool finished;
+        if constexpr (kGhosts) finished = prune && bucket_of(ghosts_.dist(k)) < bucket_now_;
+        else finished = prune && finished_.contains(v);
+        if (finished) {
           ++pruned;
           continue;
         }

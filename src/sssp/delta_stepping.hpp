@@ -94,12 +94,6 @@ class DeltaStepping : public SsspEngine {
     return b < static_cast<double>(tail_from_) ? static_cast<std::int64_t>(b) : kLastBucket;
   }
   std::int64_t bucket_of_vertex(local_t v) const { return bucket_of(labels_.dist(v)); }
-  // Whether entry k's neighbour v was settled in a bucket before the current one (pruning), as
-  // the replicas' form knows it.
-  bool finished(edge_count_t k, vertex_t v) const {
-    if (form_ == Replicas::ghosts) return bucket_of(ghosts_.dist(k)) < bucket_now_;
-    return finished_.contains(v);
-  }
   // Vertices ahead whose rows are asked for while one is relaxed or pulls.
   static constexpr std::size_t kRowPrefetch = 8;
   std::int64_t tail_from_ = kLastBucket;  // buckets from here on are the last one (SsspOptions::tail)
@@ -135,6 +129,10 @@ class DeltaStepping : public SsspEngine {
   // others queued for their owners); what improves goes to its bucket.
   template <class First, class Last>
   void relax(std::span<const local_t> from, First&& first, Last&& last, Counts& counts);
+  // relax() for one form of the replicas (kGhosts: pruning reads the ghosts' distances), so that
+  // the test on every entry has no branch on the form.
+  template <bool kGhosts, class First, class Last>
+  void relax_rows(std::span<const local_t> from, First&& first, Last&& last, Counts& counts);
   // Sends the queued relaxations and applies those that arrive. Collective.
   void exchange(Counts& counts);
   // Ghosts: the ranks whose rows reach `fresh`, just settled, learn their distances, for pruning
@@ -160,6 +158,7 @@ class DeltaStepping : public SsspEngine {
     vertex_t parent = -1;
     bool flat = false;
   };
+  template <bool kGhosts>
   PullOffer best_pull_offer(std::int64_t b, edge_count_t begin, edge_count_t end, float lowest, float dv,
                             std::int64_t& examined) const;
   // The first pull of a search: every vertex with a heavy edge may still gain, into pull_.open.
@@ -169,6 +168,10 @@ class DeltaStepping : public SsspEngine {
   // the ghosts' distances (ghosts), or by asking the owners of the heavy neighbours that could still
   // offer less (hubs). Collective.
   void pull(std::int64_t b, std::span<const local_t> fresh, Counts& counts);
+  // The pull's pass over the open vertices, from lowest, the bucket's nearest member, for one form
+  // (kGhosts: offers from the ghosts' distances, else from the bucket's copy).
+  template <bool kGhosts>
+  void pull_open(std::int64_t b, float lowest, Counts& counts);
   void pull_by_asking(std::int64_t b, Counts& counts);
   // The end of v's heavy entries through which a vertex at `lowest` could offer less than dv
   // (rows ascend by weight).

@@ -87,12 +87,12 @@ void DeltaStepping<Column>::list_open_vertices(int threads) {
 }
 
 template <class Column>
+template <bool kGhosts>
 typename DeltaStepping<Column>::PullOffer DeltaStepping<Column>::best_pull_offer(std::int64_t b, edge_count_t begin,
                                                                                  edge_count_t end, float lowest,
                                                                                  float dv,
                                                                                  std::int64_t& examined) const {
   PullOffer best;
-  const bool ghosts = form_ == Replicas::ghosts;
   // Rows ascend by weight: past lowest + w >= what v has, no member can offer less.
   for (edge_count_t k = begin; k < end; ++k) {
     const float w = csr_.weight(k);
@@ -100,7 +100,7 @@ typename DeltaStepping<Column>::PullOffer DeltaStepping<Column>::best_pull_offer
     ++examined;
     const vertex_t u = static_cast<vertex_t>(csr_.column(k));
     float du;
-    if (ghosts) {
+    if constexpr (kGhosts) {
       // A ghost settled in b: of this heavy step, or of an earlier one of b's, whose offer (made
       // then) is made again and changes nothing.
       du = ghosts_.dist(k);
@@ -123,7 +123,8 @@ template <class Column>
 void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh, Counts& counts) {
   if (form_ == Replicas::hubs) return pull_by_asking(b, counts);
   float lowest;
-  if (form_ == Replicas::ghosts) {  // every ghost settled in b knows its distance already (notify)
+  const bool ghosts = form_ == Replicas::ghosts;
+  if (ghosts) {  // every ghost settled in b knows its distance already (notify)
     lowest = std::numeric_limits<float>::infinity();
     for (const local_t v : fresh) lowest = std::min(lowest, labels_.dist(v));
     lowest = comm_.allreduce(lowest, mpi::Op::min);
@@ -131,6 +132,13 @@ void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh,
     pull_.bucket_copy.gather(comm_, part_, fresh, [&](local_t v) { return labels_.dist(v); });
     lowest = pull_.bucket_copy.lowest();
   }
+  if (ghosts) pull_open<true>(b, lowest, counts);
+  else pull_open<false>(b, lowest, counts);
+}
+
+template <class Column>
+template <bool kGhosts>
+void DeltaStepping<Column>::pull_open(std::int64_t b, float lowest, Counts& counts) {
   // Each thread keeps its contiguous share's vertices still open after a pull, in order.
   const int threads = omp_get_max_threads();
   pull_.still_open.resize(threads);  // kept from pull to pull: fresh pages cost more than the scan
@@ -163,7 +171,7 @@ void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh,
         kept += open;
         continue;
       }
-      const PullOffer best = best_pull_offer(b, begin, end, lowest, dv, examined);
+      const PullOffer best = best_pull_offer<kGhosts>(b, begin, end, lowest, dv, examined);
       const Offered offered =
           best.parent >= 0 ? labels_.offer(v, best.dist, static_cast<Column>(best.parent), best.flat) : kRefused;
       if (offered) {
