@@ -15,6 +15,12 @@ called by both). MPI calls a search come from g500's own counters
 
 A row: the configuration, instructions a search in each phase and in all of g500, the MPI
 library's, and MPI calls a search. Needs valgrind (callgrind, callgrind_annotate).
+
+The binary: valgrind 3.19 stops at AVX-512, which -march=native emits on this machine, and a
+generic x86-64 build has no popcnt (each popcount a call into libgcc). So count with an AVX2
+build, the closest to native that valgrind runs:
+  cmake -S . -B build-v3 -DG500_NATIVE=OFF -DG500_TESTS=OFF -DCMAKE_CXX_FLAGS=-march=x86-64-v3
+  cmake --build build-v3 --target g500 && bench/instructions.py --binary build-v3/g500 ...
 """
 import argparse
 import json
