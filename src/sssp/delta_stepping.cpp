@@ -28,9 +28,15 @@ void unmark(Bitmap& bits, std::size_t listed, EachId&& each_id) {
 
 template <class Column>
 DeltaStepping<Column>::DeltaStepping(const mpi::Comm& comm, const Partition1D& part, SsspOptions options)
-    : comm_(comm), part_(part), options_(options), per_delta_(1.0 / static_cast<double>(options.delta)),
-      csr_{part, {}, {}}, bins_(omp_get_max_threads()), shares_(omp_get_max_threads()),
-      requests_(comm.size(), omp_get_max_threads(), "sssp.relaxations"), form_(replicas_form(options)) {}
+    : comm_(comm),
+      part_(part),
+      options_(options),
+      per_delta_(1.0 / static_cast<double>(options.delta)),
+      csr_{part, {}, {}},
+      bins_(omp_get_max_threads()),
+      shares_(omp_get_max_threads()),
+      requests_(comm.size(), omp_get_max_threads(), "sssp.relaxations"),
+      form_(replicas_form(options)) {}
 
 template <class Column>
 void DeltaStepping<Column>::build(const EdgeSource& source) {
@@ -56,8 +62,10 @@ void DeltaStepping<Column>::build(const EdgeSource& source) {
 template <class Column>
 template <class First, class Last>
 void DeltaStepping<Column>::relax(std::span<const local_t> from, First&& first, Last&& last, Counts& counts) {
-  if (form_ == Replicas::ghosts) relax_rows<true>(from, first, last, counts);
-  else relax_rows<false>(from, first, last, counts);
+  if (form_ == Replicas::ghosts)
+    relax_rows<true>(from, first, last, counts);
+  else
+    relax_rows<false>(from, first, last, counts);
 }
 
 template <class Column>
@@ -94,8 +102,10 @@ void DeltaStepping<Column>::relax_rows(std::span<const local_t> from, First&& fi
         const vertex_t v = static_cast<vertex_t>(to);
         // Pruning: v settled in a bucket before this one, as the form knows it.
         bool finished;
-        if constexpr (kGhosts) finished = prune && bucket_of(ghosts_.dist(k)) < bucket_now_;
-        else finished = prune && finished_.contains(v);
+        if constexpr (kGhosts)
+          finished = prune && bucket_of(ghosts_.dist(k)) < bucket_now_;
+        else
+          finished = prune && finished_.contains(v);
         if (finished) {
           ++pruned;
           continue;
@@ -249,8 +259,10 @@ void DeltaStepping<Column>::start_search(vertex_t root, std::span<vertex_t> pare
   tail_from_ = kLastBucket;
   pull_.open_ready = false;
   pulled_before_ = past_peak_ = false;
-  if (form_ == Replicas::ghosts) ghosts_.reset();
-  else if (options_.prune) finished_.reset(part_);
+  if (form_ == Replicas::ghosts)
+    ghosts_.reset();
+  else if (options_.prune)
+    finished_.reset(part_);
   if (part_.owns(root)) {
     const local_t r = part_.to_local(root);
     labels_.offer(r, 0, static_cast<Column>(root), false);
@@ -449,8 +461,9 @@ EngineMemory delta_stepping_memory_bytes(double vertices, double tuples, int ran
   const WeightedCsrBytes rows = weighted_csr_1d_bytes(vertices, tuples, ranks, id_bytes);
   const Replicas form = replicas_form(options);
   // Ghosts: each entry's place, each ghost's distance, who to tell (sssp/ghost_replicas.hpp).
-  const auto ghosts = form == Replicas::ghosts ? GhostReplicas<std::uint32_t>::bytes(vertices, 2 * m_local, ranks, id_bytes)
-                                               : GhostReplicas<std::uint32_t>::Bytes{};
+  const auto ghosts = form == Replicas::ghosts
+                          ? GhostReplicas<std::uint32_t>::bytes(vertices, 2 * m_local, ranks, id_bytes)
+                          : GhostReplicas<std::uint32_t>::Bytes{};
   // Kept: the rows, their light counts, the round's and bucket's bits, the ghosts.
   const double kept = rows.kept + 4 * n_local + 2 * n_local / 8 + ghosts.kept;
   // Searching: bins (a vertex in about two at a time), a round and the members,
@@ -460,8 +473,10 @@ EngineMemory delta_stepping_memory_bytes(double vertices, double tuples, int ran
   // or (hubs) by asking: the open vertices twice (before and after a pull) and their counts of
   // entries to ask about, and a piece's questions and replies with what the OwnerQuery holds for
   // them (an owner, a slot, the questions ordered and received, answers and replies back)
-  if (form == Replicas::whole) bytes += 8 * n_local + 2 * vertices / 8 + 4 * n_local;
-  else if (form == Replicas::ghosts) bytes += 8 * n_local + ghosts.search;
+  if (form == Replicas::whole)
+    bytes += 8 * n_local + 2 * vertices / 8 + 4 * n_local;
+  else if (form == Replicas::ghosts)
+    bytes += 8 * n_local + ghosts.search;
   else bytes += 3 * 8 * n_local + (4 + 8 + 3 * id_bytes + 3 * 4) * static_cast<double>(exchange::kRelaxRound);
   // pruning: the finished vertices' bits, in their form (ghosts: their distances, counted above)
   if (options.prune && form != Replicas::ghosts)

@@ -66,7 +66,8 @@ class GhostReplicas {
     entry_ghost_.resize(static_cast<std::size_t>(entries));
 #pragma omp parallel for schedule(static)
     for (edge_count_t k = 0; k < entries; ++k) {
-      entry_ghost_[k] = static_cast<std::uint32_t>(std::lower_bound(ghosts.begin(), ghosts.end(), csr.column(k)) - ghosts.begin());
+      entry_ghost_[k] =
+          static_cast<std::uint32_t>(std::lower_bound(ghosts.begin(), ghosts.end(), csr.column(k)) - ghosts.begin());
     }
     dist_.assign(ghosts.size(), kNotSettled);
     tell_owners(comm, part, ghosts);
@@ -102,8 +103,10 @@ class GhostReplicas {
         }
       }
     }
-    if (sparse_) notices_.exchange_sparse(*sparse_, arrived_);
-    else notices_.exchange(comm, arrived_);
+    if (sparse_)
+      notices_.exchange_sparse(*sparse_, arrived_);
+    else
+      notices_.exchange(comm, arrived_);
     float* dist = dist_.data();
     for (const Notice& n : arrived_) dist[n.ghost] = n.dist;
   }

@@ -132,8 +132,10 @@ void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh,
     pull_.bucket_copy.gather(comm_, part_, fresh, [&](local_t v) { return labels_.dist(v); });
     lowest = pull_.bucket_copy.lowest();
   }
-  if (ghosts) pull_open<true>(b, lowest, counts);
-  else pull_open<false>(b, lowest, counts);
+  if (ghosts)
+    pull_open<true>(b, lowest, counts);
+  else
+    pull_open<false>(b, lowest, counts);
 }
 
 template <class Column>

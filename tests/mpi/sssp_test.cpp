@@ -157,43 +157,44 @@ TEST_P(DeltaSteppingTest, DistancesAreDijkstrasAndValidate) {
   omp_set_num_threads(saved);
 }
 
-INSTANTIATE_TEST_SUITE_P(Sssp, DeltaSteppingTest,
-                         ::testing::Values(Setting{0.1f, 1}, Setting{0.1f, 2}, Setting{0.1f, 1, Fusion::off}, Setting{0.1f, 2, Fusion::off},
-                                           // automatic fusion (on with one rank, off with several)
-                                           Setting{0.1f, 1, Fusion::automatic}, Setting{0.01f, 2, Fusion::automatic},
-                                           // every mode of the heavy edges, with and without fusion
-                                           Setting{0.1f, 1, Fusion::on, HeavyDirection::push},
-                                           Setting{0.1f, 2, Fusion::off, HeavyDirection::pull},
-                                           Setting{0.3f, 2, Fusion::on, HeavyDirection::pull},
-                                           Setting{0.02f, 1, Fusion::off, HeavyDirection::push, false},
-                                           Setting{0.01f, 2, Fusion::on, HeavyDirection::automatic, false},
-                                           Setting{0.01f, 1}, Setting{1.0f, 2}, Setting{0.01f, 2, Fusion::off},
-                                           Setting{8.0f, 1},
-                                           // every relaxation sent, none pruned
-                                           Setting{0.01f, 2, Fusion::on, HeavyDirection::automatic, true, false},
-                                           Setting{0.1f, 1, Fusion::off, HeavyDirection::push, false, false},
-                                           // whole rows in every bucket, or never but the last
-                                           Setting{0.1f, 2, Fusion::on, HeavyDirection::automatic, true, true, WholeRows::on},
-                                           Setting{0.01f, 1, Fusion::off, HeavyDirection::push, false, true, WholeRows::on},
-                                           Setting{0.01f, 2, Fusion::off, HeavyDirection::automatic, true, true, WholeRows::off},
-                                           Setting{0.01f, 1, Fusion::on, HeavyDirection::pull, true, false, WholeRows::off},
-                                           // finished bits for the hubs only, heavy edges pushed
-                                           Setting{0.1f, 2, Fusion::off, HeavyDirection::automatic, true, true, WholeRows::automatic, Replicas::hubs},
-                                           Setting{0.01f, 1, Fusion::on, HeavyDirection::push, false, true, WholeRows::on, Replicas::hubs},
-                                           Setting{0.01f, 2, Fusion::automatic, HeavyDirection::automatic, true, true, WholeRows::automatic, Replicas::hubs},
-                                           // and pulled by asking the owners
-                                           Setting{0.1f, 2, Fusion::off, HeavyDirection::pull, true, true, WholeRows::automatic, Replicas::hubs},
-                                           Setting{0.01f, 1, Fusion::on, HeavyDirection::pull, false, false, WholeRows::off, Replicas::hubs},
-                                           // the distances of the vertices a rank's rows reach, told by
-                                           // their owners: pruning, pushes and pulls from them
-                                           Setting{0.1f, 2, Fusion::off, HeavyDirection::automatic, true, true, WholeRows::automatic, Replicas::ghosts},
-                                           Setting{0.01f, 1, Fusion::on, HeavyDirection::push, false, true, WholeRows::on, Replicas::ghosts},
-                                           Setting{0.01f, 2, Fusion::automatic, HeavyDirection::automatic, true, true, WholeRows::automatic, Replicas::ghosts},
-                                           Setting{0.1f, 2, Fusion::off, HeavyDirection::pull, true, true, WholeRows::automatic, Replicas::ghosts},
-                                           Setting{0.01f, 1, Fusion::on, HeavyDirection::pull, false, false, WholeRows::off, Replicas::ghosts},
-                                           // the extremes --delta accepts: every distance past the
-                                           // last bucket's start, or all in the first
-                                           Setting{1e-30f, 1}, Setting{FLT_MIN, 2}, Setting{FLT_MAX, 1}));
+INSTANTIATE_TEST_SUITE_P(
+    Sssp, DeltaSteppingTest,
+    ::testing::Values(
+        Setting{0.1f, 1}, Setting{0.1f, 2}, Setting{0.1f, 1, Fusion::off}, Setting{0.1f, 2, Fusion::off},
+        // automatic fusion (on with one rank, off with several)
+        Setting{0.1f, 1, Fusion::automatic}, Setting{0.01f, 2, Fusion::automatic},
+        // every mode of the heavy edges, with and without fusion
+        Setting{0.1f, 1, Fusion::on, HeavyDirection::push}, Setting{0.1f, 2, Fusion::off, HeavyDirection::pull},
+        Setting{0.3f, 2, Fusion::on, HeavyDirection::pull}, Setting{0.02f, 1, Fusion::off, HeavyDirection::push, false},
+        Setting{0.01f, 2, Fusion::on, HeavyDirection::automatic, false}, Setting{0.01f, 1}, Setting{1.0f, 2},
+        Setting{0.01f, 2, Fusion::off}, Setting{8.0f, 1},
+        // every relaxation sent, none pruned
+        Setting{0.01f, 2, Fusion::on, HeavyDirection::automatic, true, false},
+        Setting{0.1f, 1, Fusion::off, HeavyDirection::push, false, false},
+        // whole rows in every bucket, or never but the last
+        Setting{0.1f, 2, Fusion::on, HeavyDirection::automatic, true, true, WholeRows::on},
+        Setting{0.01f, 1, Fusion::off, HeavyDirection::push, false, true, WholeRows::on},
+        Setting{0.01f, 2, Fusion::off, HeavyDirection::automatic, true, true, WholeRows::off},
+        Setting{0.01f, 1, Fusion::on, HeavyDirection::pull, true, false, WholeRows::off},
+        // finished bits for the hubs only, heavy edges pushed
+        Setting{0.1f, 2, Fusion::off, HeavyDirection::automatic, true, true, WholeRows::automatic, Replicas::hubs},
+        Setting{0.01f, 1, Fusion::on, HeavyDirection::push, false, true, WholeRows::on, Replicas::hubs},
+        Setting{0.01f, 2, Fusion::automatic, HeavyDirection::automatic, true, true, WholeRows::automatic,
+                Replicas::hubs},
+        // and pulled by asking the owners
+        Setting{0.1f, 2, Fusion::off, HeavyDirection::pull, true, true, WholeRows::automatic, Replicas::hubs},
+        Setting{0.01f, 1, Fusion::on, HeavyDirection::pull, false, false, WholeRows::off, Replicas::hubs},
+        // the distances of the vertices a rank's rows reach, told by
+        // their owners: pruning, pushes and pulls from them
+        Setting{0.1f, 2, Fusion::off, HeavyDirection::automatic, true, true, WholeRows::automatic, Replicas::ghosts},
+        Setting{0.01f, 1, Fusion::on, HeavyDirection::push, false, true, WholeRows::on, Replicas::ghosts},
+        Setting{0.01f, 2, Fusion::automatic, HeavyDirection::automatic, true, true, WholeRows::automatic,
+                Replicas::ghosts},
+        Setting{0.1f, 2, Fusion::off, HeavyDirection::pull, true, true, WholeRows::automatic, Replicas::ghosts},
+        Setting{0.01f, 1, Fusion::on, HeavyDirection::pull, false, false, WholeRows::off, Replicas::ghosts},
+        // the extremes --delta accepts: every distance past the
+        // last bucket's start, or all in the first
+        Setting{1e-30f, 1}, Setting{FLT_MIN, 2}, Setting{FLT_MAX, 1}));
 
 // This rank's share of an explicit weighted tuple list, padded with self-loops (which no search
 // follows) so that every rank's share holds a tuple and so a weight.
