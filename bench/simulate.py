@@ -28,7 +28,6 @@ import json
 import math
 import os
 import re
-import resource
 import subprocess
 import sys
 import tempfile
@@ -141,6 +140,22 @@ def platform_file(platform, link_bw, folder):
     return copy
 
 
+def run_measured(cmd, folder):
+    """Runs cmd (one thread a rank); returns its exit code, its stderr, its wall seconds and the
+    resident peak of this run alone: wait4's usage of smpirun covers the simulating process it waited
+    for, where RUSAGE_CHILDREN is the largest of every child this script has had so far."""
+    err_path = os.path.join(folder, "stderr.txt")
+    start = time.time()
+    with open(os.devnull, "w") as out, open(err_path, "w") as err:
+        p = subprocess.Popen(cmd, stdout=out, stderr=err, env=dict(os.environ, OMP_NUM_THREADS="1"))
+        _, status, usage = os.wait4(p.pid, 0)
+    p.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait again
+    wall = time.time() - start
+    with open(err_path) as f:
+        stderr = f.read()
+    return p.returncode, stderr, wall, usage.ru_maxrss * 1024
+
+
 def simulate(platform, ranks, per_node, scale, args, roots, validate, folder, link_bw=None, kernel="bfs",
              smpi_cfg=()):
     out = os.path.join(folder, "r.json")
@@ -157,13 +172,9 @@ def simulate(platform, ranks, per_node, scale, args, roots, validate, folder, li
         ["--cfg=" + c for c in smpi_cfg]
     cmd = ["smpirun", "-np", str(ranks), "-platform", platform_xml, "-hostfile", hosts] + \
         config + [SMPI_BINARY] + g500
-    start = time.time()
-    p = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="1"))
-    wall = time.time() - start
-    # The largest finished child's resident peak: this run's, as runs go from fewer ranks to more.
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
-    if p.returncode != 0:
-        raise SystemExit("failed: %s\n%s" % (" ".join(cmd), p.stderr[-3000:]))
+    returncode, stderr, wall, peak = run_measured(cmd, folder)
+    if returncode != 0:
+        raise SystemExit("failed: %s\n%s" % (" ".join(cmd), stderr[-3000:]))
     with open(out) as f:
         result = json.load(f)
     record = summarize(result, kernel)
