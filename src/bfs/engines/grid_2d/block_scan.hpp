@@ -1,0 +1,178 @@
+#pragma once
+// hybrid-2d's block for the shared bottom-up scan (bfs/bottom_up_scan.hpp): Grid2D's BlockScan,
+// included by bottom_up_step.cpp alone, where the engine's step instantiates it.
+#include <algorithm>
+#include <cstdint>
+#include <iterator>
+#include <span>
+#include <vector>
+
+#include "bfs/engines/grid_2d/grid_2d.hpp"
+#include "core/packed_ints.hpp"
+
+namespace g500 {
+
+// One thread's share of the search of block k of the column, as the shared bottom-up scan's block
+// (bfs/bottom_up_scan.hpp): for each unvisited vertex of the block, a parent in the row's frontier.
+//
+// In this rank's own block a parent is written straight in. Another block's finds are
+// kept, in vertex order, for its owner: word w's first-entry finds wait (`before`) until word w's
+// row finds (`row_finds`), searched an iteration later, are merged in.
+template <class Column, class Position>
+struct Grid2D<Column, Position>::BlockScan {
+  using Entry = Position;
+  BlockScan(const Grid2D& engine, bool own_block, local_t offset, std::int64_t words, word_t last_mask, word_t* done,
+            word_t* next, std::vector<word_t>& changed, std::span<vertex_t> parents, std::vector<FoundPair>& out)
+      : engine(engine),
+        own_block(own_block),
+        offset(offset),
+        words(words),
+        last_mask(last_mask),
+        done(done),
+        next(next),
+        changed(changed),
+        parents(parents),
+        out(out) {}
+
+  const Grid2D& engine;
+  const bool own_block;          // sub-step 0: this rank's block
+  const local_t offset;          // the block's first row in the column range
+  const std::int64_t words;      // of the block's bitmap
+  const word_t last_mask;        // the block's vertices in its last word
+  word_t* const done;            // the block's bitmap of vertices with a parent
+  word_t* const next;            // own block: the next frontier
+  std::vector<word_t>& changed;  // another block: the summary of changed words
+  const std::span<vertex_t> parents;
+  std::vector<FoundPair>& out;  // another block: the finds, in vertex order
+  const word_t* const frontier = engine.row_frontier_.data();
+  const word_t* const filled_rows = engine.csr_.index.filled_words() + offset / kWordBits;  // blocks are whole words
+  const std::uint32_t* const first_before = engine.csr_.index.before_low() + offset / kWordBits;
+  const std::int64_t* const before_base = engine.csr_.index.before_base();         // 64-bit counts' bases
+  const EntryVertex entry_vertex = engine.entry_vertex();                          // sparse rows: an entry's vertex
+  const std::uint32_t* const narrow_offsets = engine.csr_.index.narrow_offsets();  // sparse rows, or null
+  StepCounts counts;
+  FoundPair before[kWordBits], ahead[kWordBits], row_finds[kWordBits];
+  int n_before = 0, n_ahead = 0, n_row_finds = 0;
+
+  word_t unvisited(std::int64_t w) const {
+    return ~done[w] & filled_rows[w] & (w == words - 1 ? last_mask : ~word_t{0});
+  }
+  std::span<const Position> row(local_t v) const { return engine.csr_.row(offset + v); }
+  bool in_frontier(Position w) const { return (frontier[w >> 6] >> (w & 63)) & 1; }
+
+  // Row b of word w's place among the rows with entries: after those of the word's rows below b.
+  std::int64_t filled_place(std::int64_t w, int b) const {
+    std::int64_t before = first_before[w];
+    if constexpr (SparseRows<Column>::kBased)
+      before += before_base[(offset / kWordBits + w) >> SparseRows<Column>::kBaseShift];
+    return before + __builtin_popcountll(filled_rows[w] & ((word_t{1} << b) - 1));
+  }
+
+  word_t try_first_entries(std::int64_t w, word_t todo) {
+    if (!engine.first_.empty()) return own_block ? try_first_entries<true>(w, todo) : try_first_entries<false>(w, todo);
+    return own_block ? try_sparse_first_entries<true>(w, todo) : try_sparse_first_entries<false>(w, todo);
+  }
+  // Dense rows, from the table of first entries and their vertices. Compiled apart for the own
+  // block, where a parent is written either way (an unvisited vertex's parent is kNoParent already),
+  // and for another block, where every try is written to `ahead` and kept only when it hits.
+  // Without branches: a hit is a coin toss in the busiest levels.
+  template <bool Own>
+  word_t try_first_entries(std::int64_t w, word_t todo) {
+    word_t newly = 0;
+    for (word_t bits = todo; bits; bits &= bits - 1) {
+      const int b = __builtin_ctzll(bits);
+      const FirstEntry first = engine.first_[filled_place(w, b)];
+      const word_t hit = in_frontier(first.position);
+      if constexpr (Own) {
+        // the parent if hit, else kNoParent (-1), in arithmetic
+        const vertex_t mask = -static_cast<vertex_t>(hit);
+        parents[w * kWordBits + b] = (static_cast<vertex_t>(first.vertex) & mask) | ~mask;
+      } else {
+        ahead[n_ahead] = found_pair(w * kWordBits + b, first.vertex);
+        n_ahead += static_cast<int>(hit);
+      }
+      newly |= hit << b;
+    }
+    return newly;
+  }
+  // Sparse rows: each row's first entry read in place (rows hold about one entry each), and its
+  // vertex worked out after the tries, for the hits alone.
+  template <bool Own>
+  word_t try_sparse_first_entries(std::int64_t w, word_t todo) {
+    const Position* tried[kWordBits];
+    word_t newly = 0;
+    const int ahead_before = n_ahead;
+    for (word_t bits = todo; bits; bits &= bits - 1) {
+      const int b = __builtin_ctzll(bits);
+      const std::int64_t k = filled_place(w, b);
+      const Position* const entry =
+          entry_vertex.columns + (narrow_offsets ? narrow_offsets[k] : engine.csr_.index.offset(k));
+      tried[b] = entry;
+      // A hit reads the entry's index: fetched beside the entry, so that the two misses overlap.
+      if (entry_vertex.index_words) __builtin_prefetch(entry_vertex.index_address(entry));
+      const word_t hit = in_frontier(*entry);
+      if constexpr (!Own) {
+        ahead[n_ahead] = found_pair(w * kWordBits + b, 0);
+        n_ahead += static_cast<int>(hit);
+      }
+      newly |= hit << b;
+    }
+    if constexpr (Own) {
+      for (word_t bits = newly; bits; bits &= bits - 1) {
+        const int b = __builtin_ctzll(bits);
+        parents[w * kWordBits + b] = entry_vertex(tried[b]);
+      }
+    } else {
+      for (int i = ahead_before; i < n_ahead; ++i) {
+        const local_t v = found_vertex(ahead[i]);
+        ahead[i] = found_pair(v, static_cast<Column>(entry_vertex(tried[v % kWordBits])));
+      }
+    }
+    return newly;
+  }
+
+  void found_in_row(local_t v, const Position* entry) {
+    const Column parent =
+        static_cast<Column>(engine.first_.empty() ? entry_vertex(entry) : engine.vertex_of_entry(entry));
+    if (own_block)
+      parents[v] = static_cast<vertex_t>(parent);
+    else
+      row_finds[n_row_finds++] = found_pair(v, parent);
+  }
+
+  // Word w's vertices found: into the block's bitmap, and this block's next frontier or the summary
+  // of changed words (one thread owns each word of it: chunks are whole words of it).
+  void mark(std::int64_t w, word_t newly) {
+    done[w] |= newly;
+    if (own_block)
+      next[w] |= newly;
+    else if (newly)
+      changed[w / kWordBits] |= word_t{1} << (w % kWordBits);
+  }
+
+  static constexpr bool kSkipsEmptyWords = true;
+  bool idle() const { return n_before == 0 && n_ahead == 0 && n_row_finds == 0; }
+  std::int64_t next_unvisited(std::int64_t w, std::int64_t last) const {
+    const std::int64_t whole = std::min(last, words - 1);  // the last word has a mask of its own
+    while (w < whole && (filled_rows[w] & ~done[w]) == 0) ++w;
+    return w;
+  }
+
+  // Another block: the previous word's first-entry and row finds, merged into `out`; this word's
+  // first-entry finds wait their turn.
+  void word_done() {
+    if (own_block) return;
+    if (n_row_finds == 0) {  // most words: the first-entry finds alone, already in order
+      if (n_before) out.insert(out.end(), before, before + n_before);
+    } else {
+      std::merge(before, before + n_before, row_finds, row_finds + n_row_finds, std::back_inserter(out),
+                 [](const FoundPair& a, const FoundPair& b) { return found_vertex(a) < found_vertex(b); });
+      n_row_finds = 0;
+    }
+    for (int i = 0; i < n_ahead; ++i) before[i] = ahead[i];
+    n_before = n_ahead;
+    n_ahead = 0;
+  }
+};
+
+}  // namespace g500
