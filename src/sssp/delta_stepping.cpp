@@ -161,11 +161,6 @@ void DeltaStepping<Column>::exchange(Counts& counts) {
 }
 
 template <class Column>
-void DeltaStepping<Column>::notify_ghosts(std::span<const local_t> fresh) {
-  ghosts_.notify(comm_, fresh, [&](local_t v) { return labels_.dist(v); });
-}
-
-template <class Column>
 template <class First, class Last>
 std::int64_t DeltaStepping<Column>::pieces(std::span<const local_t> from, First&& first, Last&& last,
                                            std::int64_t entries, std::vector<std::size_t>& ends) {
@@ -219,7 +214,8 @@ void DeltaStepping<Column>::search(vertex_t root, std::span<vertex_t> parents, s
       // The members' distances are final: their heavy edges once (unless relaxed with the rows).
       const std::span<const local_t> fresh(members_.data() + heavy_done, members_.size() - heavy_done);
       settled_here_ += static_cast<std::int64_t>(fresh.size());
-      if (form_ == Replicas::ghosts) notify_ghosts(fresh);
+      // Ghosts: the ranks whose rows reach them learn their distances, for pruning and pulls.
+      if (form_ == Replicas::ghosts) ghosts_.notify(comm_, fresh, [&](local_t v) { return labels_.dist(v); });
       if (!plan.whole_rows) rec.pulled = relax_heavy(b, fresh, heavy) || rec.pulled;
       const std::int64_t mine = bins_.holds(b) ? b : bins_.next_after(b, [&](local_t v) { return bucket_of_vertex(v); });
       next = comm_.allreduce(mine, mpi::Op::min);

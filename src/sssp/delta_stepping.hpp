@@ -135,10 +135,6 @@ class DeltaStepping : public SsspEngine {
   void relax_rows(std::span<const local_t> from, First&& first, Last&& last, Counts& counts);
   // Sends the queued relaxations and applies those that arrive. Collective.
   void exchange(Counts& counts);
-  // Ghosts: the ranks whose rows reach `fresh`, just settled, learn their distances, for pruning
-  // and pulls (a function of its own, not a lambda in search(), so that bench/instructions.py's
-  // collection, which toggles on entering search(), counts it). Collective.
-  void notify_ghosts(std::span<const local_t> fresh);
   // relax() in pieces, one exchange each; `before_last_exchange` runs before the last. `entries`:
   // the entries to relax in all, this rank's. Returns the number of pieces (0: no rank had anything
   // to relax). Collective.
@@ -173,6 +169,9 @@ class DeltaStepping : public SsspEngine {
   template <bool kGhosts>
   void pull_open(std::int64_t b, float lowest, Counts& counts);
   void pull_by_asking(std::int64_t b, Counts& counts);
+  // The least distance among the heavy step's `fresh` members of every rank: no member offers less
+  // than it plus an edge's weight. Collective.
+  float nearest_member(std::span<const local_t> fresh) const;
   // The end of v's heavy entries through which a vertex at `lowest` could offer less than dv
   // (rows ascend by weight).
   edge_count_t pull_end(local_t v, float lowest, float dv) const;

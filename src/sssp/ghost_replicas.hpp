@@ -50,8 +50,6 @@ class GhostReplicas {
     return b;
   }
 
-  bool built() const { return built_; }
-
   // This rank's ghosts from its rows, each entry's ghost place, and, from what the other ranks
   // tell, which ranks to tell about each local vertex. Collective.
   void build(const mpi::Comm& comm, const Partition1D& part, const WeightedCsr1D<Column>& csr, bool sparse) {
@@ -73,7 +71,6 @@ class GhostReplicas {
     tell_owners(comm, part, ghosts);
     notices_ = exchange::OwnerBuckets<Notice>(comm.size(), omp_get_max_threads(), "sssp.notices");
     if (sparse && !sparse_) sparse_ = std::make_unique<exchange::SparseExchange<Notice>>(comm);
-    built_ = true;
   }
 
   // A new search: no ghost settled.
@@ -81,7 +78,6 @@ class GhostReplicas {
 
   // The final distance of entry k's neighbour, or +infinity while it is not settled.
   float dist(edge_count_t k) const { return dist_[entry_ghost_[k]]; }
-  const void* address(edge_count_t k) const { return entry_ghost_.data() + k; }
 
   // Tells every rank whose rows reach one of `members` (local ids of vertices just settled, each
   // once a search) its final distance, dist_of(v), and sets what the others tell this rank.
@@ -155,7 +151,6 @@ class GhostReplicas {
     for (const Reach& r : reaches) tell_[at[part.to_local(r.vertex)]++] = Tell{r.rank, r.ghost};
   }
 
-  bool built_ = false;
   big_vector<std::uint32_t> entry_ghost_;  // each entry's neighbour's place in the ghost list
   big_vector<float> dist_;                 // each ghost's final distance, or kNotSettled
   big_vector<edge_count_t> tell_offsets_;  // each local vertex's ranks to tell, in tell_

@@ -34,15 +34,20 @@ bool DeltaStepping<Column>::pull_heavy(std::int64_t b, std::span<const local_t> 
   // Pulling by asking: the bucket's nearest member bounds what can be asked about. A question and
   // its reply cost about what a pushed request does, so automatic pulls only when it asks about
   // fewer entries than a push would send.
-  float lowest = std::numeric_limits<float>::infinity();
-  for (const local_t v : fresh) lowest = std::min(lowest, labels_.dist(v));
-  pull_.asked_lowest = comm_.allreduce(lowest, mpi::Op::min);
+  pull_.asked_lowest = nearest_member(fresh);
   if (!pull_.open_ready) list_open_vertices(omp_get_max_threads());
   const std::int64_t asking = count_asks(b, pull_.asked_lowest);
   if (told) return true;
   std::int64_t work[2] = {heavy, asking};
   comm_.allreduce_inplace<std::int64_t>(work, mpi::Op::sum);
   return work[1] < work[0];
+}
+
+template <class Column>
+float DeltaStepping<Column>::nearest_member(std::span<const local_t> fresh) const {
+  float lowest = std::numeric_limits<float>::infinity();
+  for (const local_t v : fresh) lowest = std::min(lowest, labels_.dist(v));
+  return comm_.allreduce(lowest, mpi::Op::min);
 }
 
 template <class Column>
@@ -122,20 +127,10 @@ typename DeltaStepping<Column>::PullOffer DeltaStepping<Column>::best_pull_offer
 template <class Column>
 void DeltaStepping<Column>::pull(std::int64_t b, std::span<const local_t> fresh, Counts& counts) {
   if (form_ == Replicas::hubs) return pull_by_asking(b, counts);
-  float lowest;
-  const bool ghosts = form_ == Replicas::ghosts;
-  if (ghosts) {  // every ghost settled in b knows its distance already (notify)
-    lowest = std::numeric_limits<float>::infinity();
-    for (const local_t v : fresh) lowest = std::min(lowest, labels_.dist(v));
-    lowest = comm_.allreduce(lowest, mpi::Op::min);
-  } else {
-    pull_.bucket_copy.gather(comm_, part_, fresh, [&](local_t v) { return labels_.dist(v); });
-    lowest = pull_.bucket_copy.lowest();
-  }
-  if (ghosts)
-    pull_open<true>(b, lowest, counts);
-  else
-    pull_open<false>(b, lowest, counts);
+  // Ghosts: every ghost settled in b knows its distance already (the notices before the heavy step).
+  if (form_ == Replicas::ghosts) return pull_open<true>(b, nearest_member(fresh), counts);
+  pull_.bucket_copy.gather(comm_, part_, fresh, [&](local_t v) { return labels_.dist(v); });
+  pull_open<false>(b, pull_.bucket_copy.lowest(), counts);
 }
 
 template <class Column>

@@ -102,6 +102,5 @@ inline Replicas replicas_form(const SsspOptions& o) {
     throw std::logic_error("--sssp-replicas was not settled (harness/resolve.hpp)");
   return o.replicas;
 }
-inline bool whole_replicas(const SsspOptions& o) { return replicas_form(o) == Replicas::whole; }
 
 }  // namespace g500
