@@ -58,7 +58,10 @@ struct Grid2D<Column, Position>::BlockScan {
     return ~done[w] & filled_rows[w] & (w == words - 1 ? last_mask : ~word_t{0});
   }
   std::span<const Position> row(local_t v) const { return engine.csr_.row(offset + v); }
-  bool in_frontier(Position w) const { return (frontier[w >> 6] >> (w & 63)) & 1; }
+  bool in_frontier(Position entry) const {
+    const vertex_t w = entry_vertex.position(entry);
+    return (frontier[w >> 6] >> (w & 63)) & 1;
+  }
 
   // Row b of word w's place among the rows with entries: after those of the word's rows below b.
   std::int64_t filled_place(std::int64_t w, int b) const {

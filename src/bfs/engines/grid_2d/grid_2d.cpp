@@ -72,7 +72,11 @@ EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
   // as its index in its block, in as many bits as a block needs, and only with sorted blocks);
   // then, dense, each filled row's first entry and its vertex.
   const double codes = placement == RowPlacement::dense ? n_row : arcs;
-  const double index_bytes = options.grid.sort_vertices ? rows::id_bits(static_cast<std::int64_t>(n_local)) / 8.0 : 0;
+  // The index sits above the position in 64-bit entries with room, else in a table of its own.
+  const int index_bits = rows::id_bits(static_cast<std::int64_t>(n_local));
+  const bool in_entry = position == 8 &&
+                        Grid2D<vertex_t, vertex_t>::index_in_entry(rows::id_bits(static_cast<std::int64_t>(n_row)), index_bits);
+  const double index_bytes = options.grid.sort_vertices && !in_entry ? index_bits / 8.0 : 0;
   const double vertices = placement == RowPlacement::dense ? id * n_row : index_bytes * arcs;
   const char* const vertices_name = placement == RowPlacement::dense ? "row range: each position's vertex"
                                                                      : "each entry's vertex: its index in its block";
@@ -89,7 +93,10 @@ EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
 
   EngineMemory need = EngineMemory::of(std::max(total_bytes(placing), total_bytes(tables)), 0);
   need.build_parts = total_bytes(placing) >= total_bytes(tables) ? std::move(placing) : std::move(tables);
-  need.hold("entries (a row-range position each)", position * arcs);
+  const bool index_above = placement == RowPlacement::sparse && options.grid.sort_vertices && in_entry;
+  need.hold(index_above ? "entries (a row-range position each, its vertex's index above it)"
+                        : "entries (a row-range position each)",
+            position * arcs);
   need.hold("row index (an offset a filled row)", offset * filled_rows);
   need.hold("column range: filled-row bitmap and counts", n_col / 8 + 4 * n_col / 64);
   need.hold("block: degrees and sort maps", (8 + 2 * id) * n_local);
@@ -266,15 +273,25 @@ std::vector<std::uint8_t> Grid2D<Column, Position>::ask_entry_vertices() {
   exchange::OwnerQuery<Position, Answer, RowRangeBlocks> query(row_comm_, blocks);
   const std::int64_t entries = csr_.local_entries();
   // Unsorted blocks: a position is the vertex's offset in its block, so only the codes are kept.
+  // Sorted ones keep the index above the position where the entry has room, else in a table.
   const bool keep_index = options_.grid.sort_vertices;
   if (keep_index) {
     local_t largest = 0;
     for (int c = 0; c < grid_.grid().cols; ++c) largest = std::max(largest, part_.count_of(grid_.block_in_row(c)));
-    entry_index_ = PackedInts::for_overwrite(entries, rows::id_bits(largest));
+    const int position_bits = rows::id_bits(grid_.w_count()), index_bits = rows::id_bits(largest);
+    if (index_in_entry(position_bits, index_bits)) {
+      index_shift_ = position_bits;
+      position_mask_ = static_cast<Position>((std::uint64_t{1} << position_bits) - 1);
+    } else {
+      entry_index_ = PackedInts::for_overwrite(entries, index_bits);
+    }
   }
+  const int shift = index_shift_;
+  Position* const columns = csr_.columns.data();
   std::vector<std::uint8_t> code(static_cast<std::size_t>(entries));
+  // Each round's questions are its own entries, read before its answers write above them.
   query.ask_in_rounds(
-      std::span<const Position>(csr_.columns.data(), static_cast<std::size_t>(entries)), kQueryRound,
+      std::span<const Position>(columns, static_cast<std::size_t>(entries)), kQueryRound,
       [](Position w) { return static_cast<vertex_t>(w); },
       [&](Position w) {
         const local_t local = csr_.to_local(blocks.to_local(static_cast<vertex_t>(w)));
@@ -283,7 +300,8 @@ std::vector<std::uint8_t> Grid2D<Column, Position>::ask_entry_vertices() {
       [&](std::int64_t first, std::span<const Answer> answers) {
 #pragma omp parallel for schedule(static)
         for (std::int64_t i = 0; i < static_cast<std::int64_t>(answers.size()); ++i) {
-          if (keep_index) entry_index_.set_shared(first + i, answers[i].index);
+          if (shift) columns[first + i] |= static_cast<Position>(static_cast<std::uint64_t>(answers[i].index) << shift);
+          else if (keep_index) entry_index_.set_shared(first + i, answers[i].index);
           code[first + i] = answers[i].code;
         }
       });

@@ -60,6 +60,11 @@ class Grid2D : public BfsEngine {
   std::string layout() const override;
   // Bytes of found parents a rank may hold before its column sends them (the memory estimate's).
   static constexpr std::int64_t kFoundBudget = std::int64_t{32} << 20;
+  // Whether sparse rows keep each entry's vertex index above its position, in the entry: 64-bit
+  // entries whose position and index bits fit one word together (the estimate asks too).
+  static bool index_in_entry(int position_bits, int index_bits) {
+    return sizeof(Position) > 4 && position_bits + index_bits <= 64;
+  }
 
  private:
   // --- Kernel 1 (grid_2d.cpp) ---
@@ -140,29 +145,42 @@ class Grid2D : public BfsEngine {
     return csr_.to_local(sorted);
   }
   // Sparse rows: the vertex behind an entry. Its block is its position's column's, and its index
-  // there the entry's own (sorted blocks) or the position's offset in the block (unsorted: no table
-  // at all). Raw tables, which a scan copies, so that a find reloads nothing through the engine.
+  // there, with sorted blocks, is kept above the position in the entry's spare bits (64-bit entries
+  // with room: no second array) or else in a packed table beside the entries; unsorted, it is the
+  // position's offset in the block (no table at all). Raw tables, which a scan copies, so that a
+  // find reloads nothing through the engine.
   struct EntryVertex {
     const Position* columns;
-    const std::uint64_t* index_words;  // null for unsorted blocks
+    const std::uint64_t* index_words;  // the packed table, or null
     int index_bits;
+    int index_shift;          // the index above the position, in the entry itself; 0 if not there
+    Position position_mask;   // an entry's position bits
     typename Partition2D::ColumnOfPosition column_of;
     const vertex_t* block_begin;
+    // An entry's row-range position (32-bit entries hold nothing else).
+    vertex_t position(Position entry) const {
+      if constexpr (sizeof(Position) > 4) return static_cast<vertex_t>(entry & position_mask);
+      else return static_cast<vertex_t>(entry);
+    }
     const void* index_address(const Position* entry) const {
       return reinterpret_cast<const char*>(index_words) +
              static_cast<std::uint64_t>(entry - columns) * static_cast<std::uint64_t>(index_bits) / 8;
     }
     vertex_t operator()(const Position* entry) const {
-      const vertex_t w = static_cast<vertex_t>(*entry);
+      const vertex_t w = position(*entry);
       const int c = column_of(w);
-      const vertex_t index = index_words ? static_cast<vertex_t>(packed_entry(index_words, entry - columns, index_bits))
-                                         : w - column_of.w_begin[c];
+      vertex_t index;
+      if (sizeof(Position) > 4 && index_shift) index = static_cast<vertex_t>(static_cast<std::uint64_t>(*entry) >> index_shift);
+      else if (index_words) index = static_cast<vertex_t>(packed_entry(index_words, entry - columns, index_bits));
+      else index = w - column_of.w_begin[c];
       return block_begin[c] + index;
     }
   };
   EntryVertex entry_vertex() const {
-    return {csr_.columns.data(), entry_index_.empty() ? nullptr : entry_index_.words(), entry_index_.bits(),
-            grid_.column_of_position(), grid_.row_block_begins()};
+    return {csr_.columns.data(),           entry_index_.empty() ? nullptr : entry_index_.words(),
+            entry_index_.bits(),           index_shift_,
+            position_mask_,                grid_.column_of_position(),
+            grid_.row_block_begins()};
   }
   // The vertex behind a row entry, for a parent a bottom-up step finds: dense rows from the row
   // range's table.
@@ -225,6 +243,8 @@ class Grid2D : public BfsEngine {
   // Bottom-up, sparse rows with sorted blocks: each entry's vertex's local index in its block, in
   // as many bits as a block's vertices need.
   PackedInts entry_index_;
+  int index_shift_ = 0;                // or above each entry's position, from this bit
+  Position position_mask_ = ~Position{0};  // an entry's position bits
   vertex_t own_w_begin_ = 0, own_begin_ = 0;  // this block's first row-range position and first vertex
   // Bottom-up, by row of the column range, read in order: each row's first entry, as its row-range
   // position and its vertex's global id, so that most rows are settled without a read of the row
