@@ -60,6 +60,7 @@ struct GridOptions {
   FoldFormat compress = FoldFormat::vlq;
   bool sort_vertices = true;
   RowPlacement rows = RowPlacement::automatic;  // kernel 1's rows (graph/row_placement.hpp)
+  FilledRows filled_rows = FilledRows::automatic;  // how sparse rows find theirs (the same header)
   // --grid-positions: the width of a stored row entry, settled with --ids (core/id_width.hpp).
   IdWidth positions = IdWidth::automatic;
 };

@@ -137,6 +137,13 @@ const OptionGroup kGridGroup = {
           ->transform(choice<RowPlacement>(
               {{"auto", RowPlacement::automatic}, {"dense", RowPlacement::dense}, {"sparse", RowPlacement::sparse}}))
           ->default_str("auto")->group("2D engines");
+      app.add_option("--grid-filled-rows", o.grid.filled_rows,
+                     "how sparse rows find their rows with entries: a bit a row of the processor column with "
+                     "counts (bitmap), a sorted list of them (list: for thousands of ranks), or the smaller (auto)")
+          ->transform(choice<FilledRows>(
+              {{"auto", FilledRows::automatic}, {"bitmap", FilledRows::bitmap}, {"list", FilledRows::list}}))
+          ->default_str("auto")
+          ->group("2D engines");
       app.add_option("--grid-positions", o.grid.positions,
                      "stored width of a row entry (a vertex's position in its processor row's range of N/R): auto "
                      "(32-bit when the range fits, even with 64-bit ids), 32 or 64 (no wider than --ids)")
@@ -151,6 +158,9 @@ const OptionGroup kGridGroup = {
       out["compress"] = o.grid.compress == FoldFormat::vlq ? "vlq" : "none";
       out["sort_vertices"] = o.grid.sort_vertices;
       out["grid_rows"] = o.grid.rows == RowPlacement::automatic ? "auto" : o.grid.rows == RowPlacement::dense ? "dense" : "sparse";
+      out["grid_filled_rows"] = o.grid.filled_rows == FilledRows::automatic ? "auto"
+                                : o.grid.filled_rows == FilledRows::bitmap  ? "bitmap"
+                                                                            : "list";
       out["grid_positions"] = id_width_name(o.grid.positions);
     },
 };

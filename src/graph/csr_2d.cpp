@@ -1,5 +1,7 @@
 #include "graph/csr_2d.hpp"
 
+#include "core/error.hpp"
+
 #include <omp.h>
 
 #include <algorithm>
@@ -133,6 +135,22 @@ struct RowTarget {
   friend bool operator==(const RowTarget&, const RowTarget&) = default;
 };
 
+// A sort key of a row and a target past 64 bits but within 96 (a row of a column range and a
+// row-range position past 2^32 each: SCALE 43 on 152,064 nodes takes 68): 12 bytes, 4 an arc fewer
+// than a pair of ids. The key is the row above the target, as one 96-bit number.
+struct [[gnu::packed]] Key96 {
+  std::uint64_t low;
+  std::uint32_t high;
+  static Key96 of(std::uint64_t row, std::uint64_t to, int to_bits) {
+    const unsigned __int128 v = (static_cast<unsigned __int128>(row) << to_bits) | to;
+    return {static_cast<std::uint64_t>(v), static_cast<std::uint32_t>(v >> 64)};
+  }
+  unsigned __int128 value() const { return (static_cast<unsigned __int128>(high) << 64) | low; }
+  friend bool operator<(const Key96& a, const Key96& b) { return a.value() < b.value(); }
+  friend bool operator==(const Key96& a, const Key96& b) { return a.value() == b.value(); }
+};
+static_assert(sizeof(Key96) == 12);
+
 // The first `unique` keys of `store` (sorted, distinct) as rows with entries: their bits (returned),
 // their offsets (+ 1), and the columns, written over the keys in `store`, which becomes `columns`.
 template <class Position, class Key, class Offset>
@@ -141,11 +159,15 @@ Bitmap rows_from_keys(big_vector<Position>& store, std::int64_t unique, int to_b
   const Key* const keys = reinterpret_cast<const Key*>(store.data());
   const auto row_of = [&](const Key& key) {
     if constexpr (std::is_same_v<Key, std::uint64_t>) return static_cast<local_t>(key >> to_bits);
+    else if constexpr (std::is_same_v<Key, Key96>)
+      return static_cast<local_t>(key.value() >> to_bits);
     else return static_cast<local_t>(key.row);
   };
   const auto to_of = [&](const Key& key) {
     if constexpr (std::is_same_v<Key, std::uint64_t>)
       return static_cast<Position>(key & ((Key{1} << to_bits) - 1));
+    else if constexpr (std::is_same_v<Key, Key96>)
+      return static_cast<Position>(key.low & ((std::uint64_t{1} << to_bits) - 1));  // to_bits < 64 here
     else
       return static_cast<Position>(key.to);
   };
@@ -241,14 +263,16 @@ SortedKeys<Position> place_by_keys(const EdgeSource& source, const Partition2D& 
     const vertex_t w = grid.position_of(v);
     if constexpr (std::is_same_v<Kept, std::uint64_t>)
       return (static_cast<Kept>(row) << to_bits) | static_cast<Kept>(w);
+    else if constexpr (std::is_same_v<Kept, Key96>)
+      return Key96::of(static_cast<std::uint64_t>(row), static_cast<std::uint64_t>(w), to_bits);
     else
       return Kept{static_cast<Column>(row), static_cast<Column>(w)};
   };
   // The keys live in what becomes the columns (a column is no wider than a key, and the k-th
   // column lands on bytes of keys already read), so the rank never holds both.
-  static_assert(sizeof(Kept) % sizeof(Position) == 0);
-  constexpr std::size_t kColumnsAKey = sizeof(Kept) / sizeof(Position);
-  big_vector<Position> store(static_cast<std::size_t>(arriving) * kColumnsAKey);
+  static_assert(sizeof(Kept) >= sizeof(Position));
+  big_vector<Position> store((static_cast<std::size_t>(arriving) * sizeof(Kept) + sizeof(Position) - 1) /
+                             sizeof(Position));
   Kept* const keys = reinterpret_cast<Kept*>(store.data());
   std::int64_t filled_to = 0;
   route_arcs_to<Sent>(source, comm, round, "build.arcs", dest_of, sent_key, [&](std::span<const Sent> arrived) {
@@ -313,7 +337,7 @@ big_vector<Position> positions_of_ids(big_vector<Column>&& ids, const Partition2
 // ones) and the rows are sorted again; the index is kept.
 template <class Column, class Position, class Offset>
 void finish_rows(Csr2D<Column, Position>& csr, big_vector<Offset>& offsets, Bitmap filled, const Partition2D& grid,
-                 const mpi::Comm& row_comm, bool sort_vertices) {
+                 const mpi::Comm& row_comm, bool sort_vertices, bool listed) {
   const Partition1D& part = grid.part();
   const bool dense = csr.placement == RowPlacement::dense;
   // Global ids rise with the column, and so with the row-range position, block by block, so rows
@@ -346,21 +370,33 @@ void finish_rows(Csr2D<Column, Position>& csr, big_vector<Offset>& offsets, Bitm
     }
   }
   csr.index = SparseRows<Column>(grid.col_count(grid.col()), std::move(filled), std::move(offsets));
+  if (listed) {  // parts: the column range's blocks
+    std::vector<local_t> starts;
+    for (int k = 0; k < grid.grid().rows; ++k)
+      starts.push_back(part.begin_of(grid.col() * grid.grid().rows + k) - grid.col_begin(grid.col()));
+    csr.index.list_rows(starts);
+  }
 }
 
 // Sparse rows from place_by_keys's sorted keys, with offsets of type Offset.
+// How place_by_keys kept its keys: one word, 12 bytes, or a pair of ids.
+enum class KeptAs { word, twelve_bytes, pair };
+
 template <class Column, class Position, class Offset>
-void sparse_rows_from_keys(Csr2D<Column, Position>& csr, SortedKeys<Position>& keys, bool one_word,
+void sparse_rows_from_keys(Csr2D<Column, Position>& csr, SortedKeys<Position>& keys, KeptAs kept,
                            const Partition2D& grid, const mpi::Comm& row_comm, const mpi::Comm& col_comm,
-                           bool sort_vertices, std::int64_t round) {
+                           bool sort_vertices, std::int64_t round, bool listed) {
   const local_t n_rows = grid.col_count(grid.col());
   big_vector<Offset> offsets;
-  Bitmap filled = one_word ? rows_from_keys<Position, std::uint64_t, Offset>(keys.store, keys.unique, keys.to_bits,
+  Bitmap filled =
+      kept == KeptAs::word ? rows_from_keys<Position, std::uint64_t, Offset>(keys.store, keys.unique, keys.to_bits,
                                                                              n_rows, offsets, csr.columns)
-                           : rows_from_keys<Position, RowTarget<Column>, Offset>(keys.store, keys.unique, keys.to_bits,
-                                                                                 n_rows, offsets, csr.columns);
+      : kept == KeptAs::twelve_bytes
+          ? rows_from_keys<Position, Key96, Offset>(keys.store, keys.unique, keys.to_bits, n_rows, offsets, csr.columns)
+          : rows_from_keys<Position, RowTarget<Column>, Offset>(keys.store, keys.unique, keys.to_bits, n_rows, offsets,
+                                                                csr.columns);
   csr.degree = block_degrees_of_filled<Column>(filled, offsets, grid, col_comm, round);
-  finish_rows(csr, offsets, std::move(filled), grid, row_comm, sort_vertices);
+  finish_rows(csr, offsets, std::move(filled), grid, row_comm, sort_vertices, listed);
 }
 
 }  // namespace
@@ -373,10 +409,24 @@ RowPlacement resolve_row_placement(RowPlacement placement, double vertices, doub
   return 16 * rows > 8 * arcs ? RowPlacement::sparse : RowPlacement::dense;
 }
 
+bool lists_filled_rows(FilledRows filled, RowPlacement placement, double vertices, double tuples, GridShape grid) {
+  if (resolve_row_placement(placement, vertices, tuples, grid) == RowPlacement::dense) return false;
+  // A list entry is a row's offset in its block, in 32 bits.
+  if (vertices / (static_cast<double>(grid.rows) * grid.cols) + 64 >= 4294967296.0) {
+    if (filled == FilledRows::list) throw UserError("--grid-filled-rows list needs blocks under 2^32 vertices");
+    return false;
+  }
+  if (filled != FilledRows::automatic) return filled == FilledRows::list;
+  const GraphShape shape{vertices, tuples, grid.rows * grid.cols, true};
+  const double n_col = vertices / grid.cols + 64 * grid.rows;
+  return 4 * filled_rows_bound(shape, grid) < 1.5 / 8 * n_col;
+}
+
 template <class Column, class Position>
 Csr2D<Column, Position> build_csr_2d(const EdgeSource& source, const Partition2D& grid, const mpi::Comm& comm,
                                      const mpi::Comm& row_comm, const mpi::Comm& col_comm, bool sort_vertices,
-                                     std::int64_t round, RowPlacement placement, SortKeys key_width) {
+                                     std::int64_t round, RowPlacement placement, SortKeys key_width,
+                                     FilledRows filled) {
   const Partition1D& part = grid.part();
   const local_t n_rows = grid.col_count(grid.col());
   Csr2D<Column, Position> csr;
@@ -391,7 +441,7 @@ Csr2D<Column, Position> build_csr_2d(const EdgeSource& source, const Partition2D
     rows::sort_rows_by_id(placed.offsets, placed.columns);
     csr.columns = positions_of_ids<Position>(std::move(placed.columns), grid);
     csr.degree = block_degrees<Column>(placed.offsets, grid, col_comm);
-    finish_rows(csr, placed.offsets, Bitmap(), grid, row_comm, sort_vertices);
+    finish_rows(csr, placed.offsets, Bitmap(), grid, row_comm, sort_vertices, false);
     return csr;
   }
   // Keys travel as one word where a row and an id fit one, and are kept as one where a row and a
@@ -399,19 +449,28 @@ Csr2D<Column, Position> build_csr_2d(const EdgeSource& source, const Partition2D
   vertex_t widest = 0;
   for (int c = 0; c < grid.grid().cols; ++c) widest = std::max(widest, grid.col_count(c));
   const int row_bits = rows::id_bits(widest);
+  const int kept_bits = rows::id_bits(grid.w_count()) + row_bits;
   const bool sent_one_word = key_width == SortKeys::narrowest && rows::id_bits(part.num_vertices()) + row_bits <= 64;
-  const bool one_word = key_width != SortKeys::pairs && rows::id_bits(grid.w_count()) + row_bits <= 64;
+  const KeptAs kept = key_width != SortKeys::pairs && key_width != SortKeys::twelve_bytes && kept_bits <= 64
+                          ? KeptAs::word
+                      : key_width != SortKeys::pairs && kept_bits <= 96 ? KeptAs::twelve_bytes
+                                                                        : KeptAs::pair;
   SortedKeys<Position> keys =
       sent_one_word ? place_by_keys<Column, Position, std::uint64_t, std::uint64_t>(source, grid, comm, round)
-      : one_word    ? place_by_keys<Column, Position, RowTarget<Column>, std::uint64_t>(source, grid, comm, round)
-                    : place_by_keys<Column, Position, RowTarget<Column>, RowTarget<Column>>(source, grid, comm, round);
+      : kept == KeptAs::word
+          ? place_by_keys<Column, Position, RowTarget<Column>, std::uint64_t>(source, grid, comm, round)
+      : kept == KeptAs::twelve_bytes
+          ? place_by_keys<Column, Position, RowTarget<Column>, Key96>(source, grid, comm, round)
+          : place_by_keys<Column, Position, RowTarget<Column>, RowTarget<Column>>(source, grid, comm, round);
+  const bool listed = lists_filled_rows(filled, csr.placement, static_cast<double>(part.num_vertices()),
+                                        static_cast<double>(source.global_tuples()), grid.grid());
   // The offsets of the rows with entries in 32 bits while the rank's entries fit them.
   if (keys.unique <= static_cast<std::int64_t>(std::numeric_limits<std::uint32_t>::max())) {
-    sparse_rows_from_keys<Column, Position, std::uint32_t>(csr, keys, one_word, grid, row_comm, col_comm, sort_vertices,
-                                                           round);
+    sparse_rows_from_keys<Column, Position, std::uint32_t>(csr, keys, kept, grid, row_comm, col_comm, sort_vertices,
+                                                           round, listed);
   } else {
-    sparse_rows_from_keys<Column, Position, edge_count_t>(csr, keys, one_word, grid, row_comm, col_comm, sort_vertices,
-                                                          round);
+    sparse_rows_from_keys<Column, Position, edge_count_t>(csr, keys, kept, grid, row_comm, col_comm, sort_vertices,
+                                                          round, listed);
   }
   return csr;
 }
@@ -473,10 +532,11 @@ std::vector<MemoryPart> csr_2d_build_parts(const GraphShape& shape, GridShape gr
   // Offsets are 32-bit while a rank's entries number below 2^32 (with room for a quarter more than
   // the mean). Sorting the rows again (sorted blocks) holds a length a row beside the offsets: more
   // than the keys held when keys are no wider than the ids.
-  // A key is kept as one word where a row of the column range and a row-range position fit one.
-  const bool one_word =
-      rows::id_bits(static_cast<std::int64_t>(n_col)) + rows::id_bits(static_cast<std::int64_t>(n_row)) <= 64;
-  const double key = one_word ? 8.0 : std::max(8.0, 2 * id_bytes);
+  // A key is kept as one word where a row of the column range and a row-range position fit one,
+  // else in 12 bytes where they fit 96 bits.
+  const int key_bits =
+      rows::id_bits(static_cast<std::int64_t>(n_col)) + rows::id_bits(static_cast<std::int64_t>(n_row));
+  const double key = key_bits <= 64 ? 8.0 : key_bits <= 96 ? 12.0 : std::max(8.0, 2 * id_bytes);
   const double asking = (4 + 8 + 5 * id_bytes) * std::min(arcs, static_cast<double>(kPositionRound));
   const double lengths = 2 * 2 * id_bytes * round;
   const double offset = 1.25 * arcs < 4294967295.0 ? 4 : 8, filled = filled_rows_bound(shape, grid);
@@ -494,7 +554,7 @@ std::vector<MemoryPart> csr_2d_build_parts(const GraphShape& shape, GridShape gr
 #define G500_BUILD_CSR_2D(Column, Position)                                                                           \
   template Csr2D<Column, Position> build_csr_2d(const EdgeSource&, const Partition2D&, const mpi::Comm&,              \
                                                 const mpi::Comm&, const mpi::Comm&, bool, std::int64_t, RowPlacement, \
-                                                SortKeys);
+                                                SortKeys, FilledRows);
 G500_2D_WIDTHS(G500_BUILD_CSR_2D)
 #undef G500_BUILD_CSR_2D
 

@@ -27,6 +27,12 @@ namespace g500 {
 // The run and its memory estimate both take it from here.
 RowPlacement resolve_row_placement(RowPlacement placement, double vertices, double tuples, GridShape grid);
 
+// Whether sparse rows list their rows with entries (`filled`, with `automatic` made concrete): where
+// the list (32 bits a row with entries, Kronecker degrees expected) is smaller than the bits and
+// counts (1.5 bits a row of the column range). Never for dense rows. The run and its memory
+// estimate both take it from here.
+bool lists_filled_rows(FilledRows filled, RowPlacement placement, double vertices, double tuples, GridShape grid);
+
 // Column: the width of the block's ids and degrees (the run's --ids); Position: the width of an
 // entry, a row-range position, which can be narrower (a row range holds N/R vertices). The pairs
 // built (kernel 1 and the 2D engines alike): G500_2D_WIDTHS.
@@ -56,9 +62,9 @@ struct Csr2D {
 };
 
 // The sparse placement's sort keys: one word where a row and a target fit one (a target travels as
-// a global id and is kept as a row-range position), else a pair. Tests ask for pairs, the paths
-// of ids past 64 bits.
-enum class SortKeys { narrowest, sent_as_pairs, pairs };
+// a global id and is kept as a row-range position), else 12 bytes where they fit 96 bits, else a
+// pair. Tests ask for the wider forms, the paths of ids past 64 bits.
+enum class SortKeys { narrowest, sent_as_pairs, twelve_bytes, pairs };
 
 // Collective over `comm`; `row_comm` and `col_comm` are this rank's processor row (ranked by
 // column) and processor column (ranked by row). The result does not depend on rank or thread
@@ -68,7 +74,7 @@ Csr2D<Column, Position> build_csr_2d(const EdgeSource& source, const Partition2D
                                      const mpi::Comm& row_comm, const mpi::Comm& col_comm, bool sort_vertices,
                                      std::int64_t round = exchange::kBuildRound,
                                      RowPlacement placement = RowPlacement::automatic,
-                                     SortKeys keys = SortKeys::narrowest);
+                                     SortKeys keys = SortKeys::narrowest, FilledRows filled = FilledRows::automatic);
 
 // The expected share of the 2^scale vertices with at least one arc into a 1/split share of the
 // vertices, for `tuples` Kronecker tuples: what a 2D rank's column range has of rows with entries

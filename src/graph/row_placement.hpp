@@ -9,4 +9,10 @@ namespace g500 {
 
 enum class RowPlacement { automatic, dense, sparse };
 
+// How sparse rows find their rows with entries (graph/sparse_rows.hpp, `--grid-filled-rows`): a bit
+// a row of the column range with a count every 64 (bitmap), or a sorted list of the rows with
+// entries (list: smaller once a rank's rows with entries are few beside its column range's rows,
+// past a few thousand ranks). `automatic` is made concrete by resolve_filled_rows.
+enum class FilledRows { automatic, bitmap, list };
+
 }  // namespace g500

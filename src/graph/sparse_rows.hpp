@@ -5,7 +5,14 @@
 // such rows come before (32 bits: past 2^32 rows, counted from a base every 2^32 rows); and only
 // rows with entries have an offset. That is 1.5 bits a row plus one offset a filled row, where a
 // table of every row costs 32 or 64 bits a row.
+//
+// Past a few thousand ranks even the bits outweigh the rows with entries (a rank's column range
+// grows as sqrt(P) at a fixed share, its arcs do not). Listed, the bits and counts give way to a
+// sorted list of the rows with entries, 32 bits each as its offset in its part (the column range's
+// blocks, each under 2^32 rows), found by binary search: memory that follows the arcs, not P.
+#include <algorithm>
 #include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -49,10 +56,40 @@ class SparseRows {
     offsets_ = RowOffsets(std::move(offsets));
   }
 
+  // Listed from here on: the bits and counts become the list of rows with entries, by part; parts
+  // begin at `part_starts` (rising from 0, each under 2^32 rows). Collective over nothing.
+  void list_rows(std::span<const local_t> part_starts) {
+    part_starts_.assign(part_starts.begin(), part_starts.end());
+    part_starts_.push_back(rows_);
+    list_ = big_vector<std::uint32_t>(static_cast<std::size_t>(filled_rows()));
+    part_first_.assign(part_starts_.size(), 0);
+    std::int64_t k = 0;
+    std::size_t p = 0;
+    for (std::int64_t w = 0; w < filled_.num_words(); ++w) {
+      for (word_t bits = filled_.word(w); bits; bits &= bits - 1) {
+        const local_t u = w * kWordBits + __builtin_ctzll(bits);
+        while (u >= part_starts_[p + 1]) part_first_[++p] = k;
+        list_[k++] = static_cast<std::uint32_t>(u - part_starts_[p]);
+      }
+    }
+    while (p + 1 < part_starts_.size()) part_first_[++p] = k;
+    listed_ = true;
+    filled_ = Bitmap();
+    release_storage(before_);
+    base_.clear();
+  }
+  bool listed() const { return listed_; }
+  // Listed: the rows with entries of part p, as offsets in it, at places [part_first(p), part_first(p + 1)).
+  const std::uint32_t* list() const { return list_.data(); }
+  std::int64_t part_first(int p) const { return part_first_[static_cast<std::size_t>(p)]; }
+
   local_t rows() const { return rows_; }
   std::int64_t filled_rows() const { return static_cast<std::int64_t>(offsets_.size()) - 1; }
   edge_count_t entries() const { return offsets_.size() ? offsets_.back() : 0; }
-  bool filled(local_t u) const { return filled_.test(u); }
+  bool filled(local_t u) const {
+    if (listed_) return listed_place(u).second;
+    return filled_.test(u);
+  }
   // The bits of rows with entries, and the count of such rows before each word of them: before
   // word w, before_low()[w] plus, with 64-bit counts, before_base()[w >> kBaseShift].
   static constexpr bool kBased = sizeof(Count) > 4;
@@ -69,6 +106,7 @@ class SparseRows {
 
   // Rows with entries before row u: u's place among them, when it has entries.
   std::int64_t rank(local_t u) const {
+    if (listed_) return listed_place(u).first;
     const std::int64_t w = u / kWordBits;
     return before(w) + __builtin_popcountll(filled_.word(w) & ((word_t{1} << (u % kWordBits)) - 1));
   }
@@ -80,11 +118,26 @@ class SparseRows {
     edge_count_t first, last;
   };
   Range range(local_t u) const {
+    if (listed_) {
+      const auto [k, filled] = listed_place(u);
+      return {offset(k), offset(k + (filled ? 1 : 0))};
+    }
     const std::int64_t k = rank(u);
     return {offset(k), offset(k + (filled(u) ? 1 : 0))};
   }
 
  private:
+  // Listed: rows with entries before row u, and whether u is one.
+  std::pair<std::int64_t, bool> listed_place(local_t u) const {
+    const std::size_t p = static_cast<std::size_t>(std::upper_bound(part_starts_.begin(), part_starts_.end() - 1, u) -
+                                                   part_starts_.begin() - 1);
+    const std::uint32_t low = static_cast<std::uint32_t>(u - part_starts_[p]);
+    const std::uint32_t* const first = list_.data() + part_first_[p];
+    const std::uint32_t* const last = list_.data() + part_first_[p + 1];
+    const std::uint32_t* const at = std::lower_bound(first, last, low);
+    return {at - list_.data(), at != last && *at == low};
+  }
+
   // The rows with entries before each word; returns their total.
   std::int64_t count_before() {
     const std::int64_t words = filled_.num_words();
@@ -104,6 +157,10 @@ class SparseRows {
   big_vector<std::uint32_t> before_;  // one a word, and the total last
   std::vector<std::int64_t> base_;    // 64-bit counts: the count before every 2^kBaseShift words
   RowOffsets offsets_;         // of the rows with entries, + 1
+  bool listed_ = false;
+  big_vector<std::uint32_t> list_;        // listed: each row with entries, as its offset in its part
+  std::vector<local_t> part_starts_;      // listed: each part's first row, then the row count
+  std::vector<std::int64_t> part_first_;  // listed: each part's first place in the list, then the count
 };
 
 }  // namespace g500

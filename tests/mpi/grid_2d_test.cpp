@@ -2,6 +2,7 @@
 // fold formats, vertex sorting on and off, and exchange rounds small enough that every level takes
 // many: each search validates and finds, level by level, the vertices a serial BFS finds.
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <string>
@@ -80,8 +81,9 @@ void expect_placements_agree() {
       EXPECT_TRUE(std::equal(dense.sorted_to_local.begin(), dense.sorted_to_local.end(), sparse.sorted_to_local.begin(),
                              sparse.sorted_to_local.end()));
       EXPECT_LE(sparse.index.filled_rows(), sparse.rows());
-      // Keys as pairs, in transit only and kept too (ids past 64 bits of row and target): the same rows.
-      for (SortKeys keys : {SortKeys::sent_as_pairs, SortKeys::pairs}) {
+      // Keys as pairs in transit, kept in one word, in 12 bytes (64-bit positions) or as pairs (ids
+      // past 64 bits of row and target): the same rows.
+      for (SortKeys keys : {SortKeys::sent_as_pairs, SortKeys::twelve_bytes, SortKeys::pairs}) {
         const Csr2D<Column, Position> paired = build_csr_2d<Column, Position>(
             source, grid, world, row, col, sort, exchange::kBuildRound, RowPlacement::sparse, keys);
         ASSERT_EQ(paired.local_entries(), sparse.local_entries());
@@ -135,8 +137,8 @@ TEST(Grid2D, FilledRowsAsTheKroneckerModelExpects) {
   }
 }
 
-// Kernel 1's sparse rows (offsets of rows with entries only, from sorted keys) give the same
-// searches as the dense table, on every grid, with both id widths.
+// Kernel 1's sparse rows (offsets of rows with entries only, from sorted keys), found by bits or
+// from a list, give the same searches as the dense table, on every grid, with both id widths.
 TEST(Grid2D, SparseRowsAsTheDenseTable) {
   const int ranks = mpi::Comm::world().size();
   const std::vector<Edge> kron = all_edges(KroneckerGenerator(10, 16, 23));
@@ -146,20 +148,38 @@ TEST(Grid2D, SparseRowsAsTheDenseTable) {
       for (IdWidth positions : {IdWidth::automatic, IdWidth::bits32, IdWidth::bits64}) {
         const IdWidth ids = positions == IdWidth::automatic ? IdWidth::automatic : IdWidth::bits64;
         for (bool sort : {true, false}) {
-          BfsOptions options;
-          options.engine = engine;
-          options.grid.grid = grid;
-          options.grid.rows = RowPlacement::sparse;
-          options.grid.sort_vertices = sort;
-          options.ids = ids;
-          options.grid.positions = positions;
-          SCOPED_TRACE(std::string(engine) + " grid " + grid + (ids == IdWidth::bits64 ? " 64-bit ids" : "") +
-                       (positions == IdWidth::bits32 ? ", 32-bit positions" : "") + (sort ? " sorted" : " unsorted"));
-          check_engine(options, kron, {});
+          for (FilledRows filled : {FilledRows::bitmap, FilledRows::list}) {
+            BfsOptions options;
+            options.engine = engine;
+            options.grid.grid = grid;
+            options.grid.rows = RowPlacement::sparse;
+            options.grid.filled_rows = filled;
+            options.grid.sort_vertices = sort;
+            options.ids = ids;
+            options.grid.positions = positions;
+            SCOPED_TRACE(std::string(engine) + " grid " + grid + (ids == IdWidth::bits64 ? " 64-bit ids" : "") +
+                         (positions == IdWidth::bits32 ? ", 32-bit positions" : "") + (sort ? " sorted" : " unsorted") +
+                         (filled == FilledRows::list ? ", rows listed" : ""));
+            check_engine(options, kron, {});
+          }
         }
       }
     }
   }
+}
+
+// Listed rows are walked in step with the scan, across its chunks and threads (blocks of many
+// chunks here, two threads): every search validates and finds each level's vertices.
+TEST(Grid2D, ListedRowsAcrossScanChunks) {
+  const std::vector<Edge> edges = all_edges(KroneckerGenerator(17, 4, 31));
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(2);
+  BfsOptions options;
+  options.engine = "hybrid-2d";
+  options.grid.rows = RowPlacement::sparse;
+  options.grid.filled_rows = FilledRows::list;
+  check_engine(options, edges, {});
+  omp_set_num_threads(threads);
 }
 
 // 64-bit stored ids take the same paths, with 32- or 64-bit positions, on either placement.

@@ -322,6 +322,29 @@ TEST(SparseRowsTest, RangesEqualTheFullTable) {
   }
   for (std::int64_t w = 0; w * kWordBits < based.rows(); ++w) ASSERT_EQ(based.before(w), plain.before(w)) << w;
 
+  // Listed (a sorted list of the rows with entries, by part): the same places and ranges, with
+  // parts that start inside words, empty parts, and a part with nothing after it.
+  for (const std::vector<local_t>& starts : {std::vector<local_t>{0}, {0, 100, 100, 1000, 1999}, {0, 63, 64, 1500}}) {
+    SparseRows<std::uint64_t> listed(dense);
+    listed.list_rows(starts);
+    ASSERT_TRUE(listed.listed());
+    ASSERT_EQ(listed.filled_rows(), plain.filled_rows());
+    for (local_t u = 0; u < listed.rows(); ++u) {
+      ASSERT_EQ(listed.filled(u), plain.filled(u)) << u;
+      ASSERT_EQ(listed.rank(u), plain.rank(u)) << u;
+      ASSERT_EQ(listed.range(u).first, dense[u]) << u;
+      ASSERT_EQ(listed.range(u).last, dense[u + 1]) << u;
+    }
+    for (std::size_t p = 0; p < starts.size(); ++p) {  // each part's list: its rows with entries, rising
+      const local_t end = p + 1 < starts.size() ? starts[p + 1] : listed.rows();
+      ASSERT_EQ(listed.part_first(static_cast<int>(p)), plain.rank(starts[p]));
+      std::int64_t k = listed.part_first(static_cast<int>(p));
+      for (local_t u = starts[p]; u < end; ++u)
+        if (plain.filled(u)) ASSERT_EQ(listed.list()[k++], u - starts[p]);
+      ASSERT_EQ(k, listed.part_first(static_cast<int>(p) + 1));
+    }
+  }
+
   const SparseRows<std::uint64_t> none(big_vector<edge_count_t>(1, 0));
   EXPECT_EQ(none.rows(), 0);
   EXPECT_EQ(none.filled_rows(), 0);

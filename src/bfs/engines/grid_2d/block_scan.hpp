@@ -18,12 +18,19 @@ namespace g500 {
 // In this rank's own block a parent is written straight in. Another block's finds are
 // kept, in vertex order, for its owner: word w's first-entry finds wait (`before`) until word w's
 // row finds (`row_finds`), searched an iteration later, are merged in.
+//
+// The block's rows with entries come from the CSR's bits and counts, word by word, or (Listed) from
+// its sorted list, walked in step with the scan: a word's bits and first place are gathered from
+// the list when the scan reaches it, and words without rows with entries are jumped over.
 template <class Column, class Position>
+template <bool Listed>
 struct Grid2D<Column, Position>::BlockScan {
   using Entry = Position;
-  BlockScan(const Grid2D& engine, bool own_block, local_t offset, std::int64_t words, word_t last_mask, word_t* done,
-            word_t* next, std::vector<word_t>& changed, std::span<vertex_t> parents, std::vector<FoundPair>& out)
+  BlockScan(const Grid2D& engine, int block_k, bool own_block, local_t offset, std::int64_t words, word_t last_mask,
+            word_t* done, word_t* next, std::vector<word_t>& changed, std::span<vertex_t> parents,
+            std::vector<FoundPair>& out)
       : engine(engine),
+        block_k(block_k),
         own_block(own_block),
         offset(offset),
         words(words),
@@ -35,6 +42,7 @@ struct Grid2D<Column, Position>::BlockScan {
         out(out) {}
 
   const Grid2D& engine;
+  const int block_k;             // the block's place in the column range
   const bool own_block;          // sub-step 0: this rank's block
   const local_t offset;          // the block's first row in the column range
   const std::int64_t words;      // of the block's bitmap
@@ -45,19 +53,55 @@ struct Grid2D<Column, Position>::BlockScan {
   const std::span<vertex_t> parents;
   std::vector<FoundPair>& out;  // another block: the finds, in vertex order
   const word_t* const frontier = engine.row_frontier_.data();
-  const word_t* const filled_rows = engine.csr_.index.filled_words() + offset / kWordBits;  // blocks are whole words
-  const std::uint32_t* const first_before = engine.csr_.index.before_low() + offset / kWordBits;
-  const std::int64_t* const before_base = engine.csr_.index.before_base();         // 64-bit counts' bases
+  // Bits and counts (blocks are whole words of them), or null when listed.
+  const word_t* const filled_rows = Listed ? nullptr : engine.csr_.index.filled_words() + offset / kWordBits;
+  const std::uint32_t* const first_before = Listed ? nullptr : engine.csr_.index.before_low() + offset / kWordBits;
+  const std::int64_t* const before_base = engine.csr_.index.before_base();  // 64-bit counts' bases
+  // Listed: the block's rows with entries (offsets in the block), at places [list_first, list_end);
+  // the cursor is the first place past the loaded word's.
+  const std::uint32_t* const list = engine.csr_.index.list();
+  const std::int64_t list_first = Listed ? engine.csr_.index.part_first(block_k) : 0;
+  const std::int64_t list_end = Listed ? engine.csr_.index.part_first(block_k + 1) : 0;
+  std::int64_t cursor = list_first;
+  std::int64_t loaded = -1;  // the word whose rows with entries are loaded_bits, from place loaded_place
+  word_t loaded_bits = 0;
+  std::int64_t loaded_place = 0;
   const EntryVertex entry_vertex = engine.entry_vertex();                          // sparse rows: an entry's vertex
   const std::uint32_t* const narrow_offsets = engine.csr_.index.narrow_offsets();  // sparse rows, or null
   StepCounts counts;
   FoundPair before[kWordBits], ahead[kWordBits], row_finds[kWordBits];
   int n_before = 0, n_ahead = 0, n_row_finds = 0;
 
-  word_t unvisited(std::int64_t w) const {
-    return ~done[w] & filled_rows[w] & (w == words - 1 ? last_mask : ~word_t{0});
+  // Listed: word w's rows with entries, gathered from the list (a seek where the scan moved back, to
+  // another chunk, or past rows).
+  void load(std::int64_t w) {
+    if (w == loaded) return;
+    const std::int64_t low = w * kWordBits;
+    if (w < loaded) cursor = list_first;
+    if (cursor < list_end && list[cursor] < low)
+      cursor = std::lower_bound(list + cursor, list + list_end, static_cast<std::uint32_t>(low)) - list;
+    loaded = w;
+    loaded_place = cursor;
+    loaded_bits = 0;
+    for (; cursor < list_end && list[cursor] < low + kWordBits; ++cursor)
+      loaded_bits |= word_t{1} << (list[cursor] - low);
   }
-  std::span<const Position> row(local_t v) const { return engine.csr_.row(offset + v); }
+  word_t filled_bits(std::int64_t w) {
+    if constexpr (Listed) {
+      load(w);
+      return loaded_bits;
+    } else {
+      return filled_rows[w];
+    }
+  }
+  word_t unvisited(std::int64_t w) { return ~done[w] & filled_bits(w) & (w == words - 1 ? last_mask : ~word_t{0}); }
+  // Row v's entries (v has some), v in the word being searched.
+  std::span<const Position> row(local_t v) const {
+    const std::int64_t k = filled_place(v / kWordBits, static_cast<int>(v % kWordBits));
+    const edge_count_t first = narrow_offsets ? narrow_offsets[k] : engine.csr_.index.offset(k);
+    const edge_count_t last = narrow_offsets ? narrow_offsets[k + 1] : engine.csr_.index.offset(k + 1);
+    return {entry_vertex.columns + first, static_cast<std::size_t>(last - first)};
+  }
   bool in_frontier(Position entry) const {
     const vertex_t w = entry_vertex.position(entry);
     return (frontier[w >> 6] >> (w & 63)) & 1;
@@ -65,6 +109,7 @@ struct Grid2D<Column, Position>::BlockScan {
 
   // Row b of word w's place among the rows with entries: after those of the word's rows below b.
   std::int64_t filled_place(std::int64_t w, int b) const {
+    if constexpr (Listed) return loaded_place + __builtin_popcountll(loaded_bits & ((word_t{1} << b) - 1));
     std::int64_t before = first_before[w];
     if constexpr (SparseRows<Column>::kBased)
       before += before_base[(offset / kWordBits + w) >> SparseRows<Column>::kBaseShift];
@@ -155,9 +200,15 @@ struct Grid2D<Column, Position>::BlockScan {
 
   static constexpr bool kSkipsEmptyWords = true;
   bool idle() const { return n_before == 0 && n_ahead == 0 && n_row_finds == 0; }
-  std::int64_t next_unvisited(std::int64_t w, std::int64_t last) const {
+  std::int64_t next_unvisited(std::int64_t w, std::int64_t last) {
     const std::int64_t whole = std::min(last, words - 1);  // the last word has a mask of its own
-    while (w < whole && (filled_rows[w] & ~done[w]) == 0) ++w;
+    if constexpr (Listed) {
+      // From word to word with rows with entries: the next one is the cursor's.
+      while (w < whole && (filled_bits(w) & ~done[w]) == 0)
+        w = cursor < list_end ? std::min<std::int64_t>(whole, list[cursor] / kWordBits) : whole;
+    } else {
+      while (w < whole && (filled_rows[w] & ~done[w]) == 0) ++w;
+    }
     return w;
   }
 
@@ -166,7 +217,7 @@ struct Grid2D<Column, Position>::BlockScan {
   void word_done() {
     if (own_block) return;
     if (n_row_finds == 0) {  // most words: the first-entry finds alone, already in order
-      if (n_before) out.insert(out.end(), before, before + n_before);
+      for (int i = 0; i < n_before; ++i) out.push_back(before[i]);
     } else {
       std::merge(before, before + n_before, row_finds, row_finds + n_row_finds, std::back_inserter(out),
                  [](const FoundPair& a, const FoundPair& b) { return found_vertex(a) < found_vertex(b); });

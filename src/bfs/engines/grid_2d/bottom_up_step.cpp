@@ -170,19 +170,25 @@ StepCounts Grid2D<Column, Position>::search_block(int k, bool own, word_t* done,
 #pragma omp parallel
   {
     FoundList& list = found_[static_cast<std::size_t>(omp_get_thread_num()) * g.rows + k].value;
-    BlockScan scan(*this, own, offset, words, last_word_mask(count), done, next_.data(), pass_.changed, parents,
-                   list.pairs);
+    const auto scan_chunks = [&](auto&& scan) {
 #pragma omp for schedule(dynamic, 1) nowait
-    for (std::int64_t chunk = 0; chunk < (words + kScanChunk - 1) / kScanChunk; ++chunk) {
-      bottom_up::scan(scan, chunk * kScanChunk, std::min(words, (chunk + 1) * kScanChunk));
-    }
+      for (std::int64_t chunk = 0; chunk < (words + kScanChunk - 1) / kScanChunk; ++chunk) {
+        bottom_up::scan(scan, chunk * kScanChunk, std::min(words, (chunk + 1) * kScanChunk));
+      }
+      step.add_atomic(scan.counts);
+    };
+    if (csr_.index.listed())
+      scan_chunks(BlockScan<true>(*this, k, own, offset, words, last_word_mask(count), done, next_.data(),
+                                  pass_.changed, parents, list.pairs));
+    else
+      scan_chunks(BlockScan<false>(*this, k, own, offset, words, last_word_mask(count), done, next_.data(),
+                                   pass_.changed, parents, list.pairs));
     if (!list.pairs.empty() && found_to_messages) {
       exchange::FoundParentsEncoder encoder(list.messages, list.pairs.size(), count, parent_bits_);
       for (const FoundPair& f : list.pairs) encoder.add(found_vertex(f), found_parent(f));
       encoder.finish();
       list.pairs.clear();
     }
-    step.add_atomic(scan.counts);
   }
   return step;
 }

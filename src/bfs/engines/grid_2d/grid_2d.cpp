@@ -66,7 +66,11 @@ EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
   // Offsets are 32-bit while a rank's entries number below 2^32 (graph/row_offsets.hpp), with room
   // for a rank that holds a quarter more than the mean.
   const double offset = 1.25 * arcs < 4294967295.0 ? 4 : 8;
-  const double graph = position * arcs + offset * filled_rows + n_col / 8 + 4 * n_col / 64 + (8 + 2 * id) * n_local;
+  // The rows with entries: a bit a row of the column range and a count a word, or listed.
+  const bool listed =
+      lists_filled_rows(options.grid.filled_rows, options.grid.rows, shape.vertices, shape.tuples, grid);
+  const double finding = listed ? 4 * filled_rows + 16.0 * (grid.rows + 1) : n_col / 8 + 4 * n_col / 64;
+  const double graph = position * arcs + offset * filled_rows + finding + (8 + 2 * id) * n_local;
   // hybrid: the vertex of each row-range position and its degree code (dense), or of each entry
   // (sparse: asked in rounds, an owner, a slot, and question and answer each way a question; kept
   // as its index in its block, in as many bits as a block needs, and only with sorted blocks);
@@ -86,6 +90,14 @@ EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
   const double first_entries = placement == RowPlacement::dense ? 2 * id * filled_rows : 0;
   // Kernel 1's larger moment: its rows being placed, or hybrid-2d's tables made beside the kept graph.
   std::vector<MemoryPart> placing = csr_2d_build_parts(shape, grid, id, position, placement);
+  if (listed) {  // the keys are entries by then: the list is made beside the bits
+    const std::vector<MemoryPart> listing = {{"entries (a row-range position each)", position * arcs},
+                                             {"filled rows' offsets", offset * filled_rows},
+                                             {"filled-row bitmap", n_col / 8},
+                                             {"rows with entries listed, beside their bits", 4 * filled_rows},
+                                             {"block: degrees and sort maps", (8 + 2 * id) * n_local}};
+    if (total_bytes(listing) > total_bytes(placing)) placing = listing;
+  }
   std::vector<MemoryPart> tables = {{"the kept graph", graph}, {"degree codes", codes}};
   if (vertices > 0) tables.insert(tables.begin() + 1, {vertices_name, vertices});
   if (asking > 0) tables.push_back({"entries' vertices asked: round buffers", asking});
@@ -98,7 +110,7 @@ EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
                         : "entries (a row-range position each)",
             position * arcs);
   need.hold("row index (an offset a filled row)", offset * filled_rows);
-  need.hold("column range: filled-row bitmap and counts", n_col / 8 + 4 * n_col / 64);
+  need.hold(listed ? "rows with entries: a sorted list" : "column range: filled-row bitmap and counts", finding);
   need.hold("block: degrees and sort maps", (8 + 2 * id) * n_local);
   if (vertices > 0) need.hold(vertices_name, vertices);
   if (first_entries > 0) need.hold("filled rows' first entries and vertices", first_entries);
@@ -179,7 +191,8 @@ std::string Grid2D<Column, Position>::layout() const {
 template <class Column, class Position>
 void Grid2D<Column, Position>::build(const EdgeSource& source) {
   csr_ = build_csr_2d<Column, Position>(source, grid_, comm_, row_comm_, col_comm_, options_.grid.sort_vertices,
-                                        exchange::kBuildRound, options_.grid.rows);
+                                        exchange::kBuildRound, options_.grid.rows, SortKeys::narrowest,
+                                        options_.grid.filled_rows);
   global_entries_ = comm_.allreduce<edge_count_t>(csr_.local_entries(), mpi::Op::sum);
   connected_local_ = 0;
   for (local_t v = 0; v < part_.local_count(); ++v) connected_local_ += csr_.degree[v] > 0;

@@ -135,7 +135,9 @@ class Grid2D : public BfsEngine {
   // of the column can add in one sub-step of this level. Every rank gets the same bound, so each
   // decides alone, and alike, when the column sends them (no collective per sub-step).
   double found_bytes_a_sub_step_bound() const;
-  // One thread's share of a sub-step's search (bottom_up_step.cpp).
+  // One thread's share of a sub-step's search (block_scan.hpp), over rows with entries found by
+  // bits or (Listed) from a list.
+  template <bool Listed>
   struct BlockScan;
 
   // This block's vertex of sorted index `sorted`, by local index: hybrid-2d on dense rows reads it
@@ -181,6 +183,13 @@ class Grid2D : public BfsEngine {
             entry_index_.bits(),           index_shift_,
             position_mask_,                grid_.column_of_position(),
             grid_.row_block_begins()};
+  }
+  // An entry's row-range position (as EntryVertex::position).
+  vertex_t position_of(Position entry) const {
+    if constexpr (sizeof(Position) > 4)
+      return static_cast<vertex_t>(entry & position_mask_);
+    else
+      return static_cast<vertex_t>(entry);
   }
   // The vertex behind a row entry, for a parent a bottom-up step finds: dense rows from the row
   // range's table.

@@ -82,7 +82,6 @@ std::int64_t Grid2D<Column, Position>::encode_piece(local_t first, local_t last,
   const vertex_t u_base = grid_.col_begin(me);
   const std::int64_t first_word = first / kWordBits, last_word = (last + kWordBits - 1) / kWordBits;
   fold_out_.clear();
-  const EntryVertex entries = entry_vertex();
   std::int64_t sent = 0;
 #pragma omp parallel reduction(+ : sent)
   {
@@ -97,7 +96,7 @@ std::int64_t Grid2D<Column, Position>::encode_piece(local_t first, local_t last,
         mine.edges_examined += static_cast<std::int64_t>(row.size());
         int c = 0;  // entries rise, and so do their columns (but for a hybrid row's first)
         for (const Position* it = row.data(); it != row.data() + row.size(); ++it) {
-          const vertex_t pos = entries.position(*it);
+          const vertex_t pos = position_of(*it);
           if (direction_optimizing_ && it == row.data()) {
             c = grid_.col_of_w(pos);
           } else {
