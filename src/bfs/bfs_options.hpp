@@ -55,12 +55,18 @@ struct DeviceOptions {
 
 // 2D engines (group "grid"): the process grid, the fold's wire format and vertex sorting (paper 004).
 enum class FoldFormat { vlq, none };
+// How the 2D engines hold the column's and the row's frontiers (`--grid-frontiers`): apart, or
+// shared (one storage that top-down and bottom-up levels take in turn, without the column's
+// at-once search in a search's tail). `automatic`: shares_frontiers (grid_2d.hpp).
+enum class FrontierStorage { automatic, apart, shared };
+
 struct GridOptions {
   std::string grid = "auto";  // "RxC", or the most square grid of the rank count
   FoldFormat compress = FoldFormat::vlq;
   bool sort_vertices = true;
   RowPlacement rows = RowPlacement::automatic;  // kernel 1's rows (graph/row_placement.hpp)
   FilledRows filled_rows = FilledRows::automatic;  // how sparse rows find theirs (the same header)
+  FrontierStorage frontiers = FrontierStorage::automatic;
   // --grid-positions: the width of a stored row entry, settled with --ids (core/id_width.hpp).
   IdWidth positions = IdWidth::automatic;
 };

@@ -144,6 +144,15 @@ const OptionGroup kGridGroup = {
               {{"auto", FilledRows::automatic}, {"bitmap", FilledRows::bitmap}, {"list", FilledRows::list}}))
           ->default_str("auto")
           ->group("2D engines");
+      app.add_option("--grid-frontiers", o.grid.frontiers,
+                     "hybrid-2d's column and row frontiers: two bitmaps (apart), or one storage that top-down and "
+                     "bottom-up levels take in turn, without the at-once search of a search's tail (shared); auto: "
+                     "shared where a frontier holds a byte an arc of the rank's or more (256 grid rows on)")
+          ->transform(choice<FrontierStorage>({{"auto", FrontierStorage::automatic},
+                                               {"apart", FrontierStorage::apart},
+                                               {"shared", FrontierStorage::shared}}))
+          ->default_str("auto")
+          ->group("2D engines");
       app.add_option("--grid-positions", o.grid.positions,
                      "stored width of a row entry (a vertex's position in its processor row's range of N/R): auto "
                      "(32-bit when the range fits, even with 64-bit ids), 32 or 64 (no wider than --ids)")
@@ -161,6 +170,9 @@ const OptionGroup kGridGroup = {
       out["grid_filled_rows"] = o.grid.filled_rows == FilledRows::automatic ? "auto"
                                 : o.grid.filled_rows == FilledRows::bitmap  ? "bitmap"
                                                                             : "list";
+      out["grid_frontiers"] = o.grid.frontiers == FrontierStorage::automatic ? "auto"
+                              : o.grid.frontiers == FrontierStorage::apart   ? "apart"
+                                                                             : "shared";
       out["grid_positions"] = id_width_name(o.grid.positions);
     },
 };

@@ -3,6 +3,7 @@
 // the bottom-up frontier within a processor row), either as the slices' words or, when the caller
 // says the bitmap is sparse, as the positions of their set bits: a frontier of a handful of
 // vertices then costs a few bytes instead of N/C bits. Slices are whole words, laid end to end.
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -26,9 +27,9 @@ class SliceGather {
   const mpi::Counts& word_counts() const { return word_counts_; }
   const mpi::Counts& word_displs() const { return word_displs_; }
 
-  // Collective: `out` (of the whole length) = every rank's `mine`. `sparse` must be the same on
-  // every rank (decide it from a global count).
-  void gather(const Bitmap& mine, Bitmap& out, bool sparse) {
+  // Collective: `out` (the whole length's words) = every rank's `mine`. `sparse` must be the same
+  // on every rank (decide it from a global count).
+  void gather(const Bitmap& mine, std::span<word_t> out, bool sparse) {
     if (!sparse) {
       comm_.allgatherv<word_t>({mine.data(), static_cast<std::size_t>(mine.num_words())}, out.data(), word_counts_,
                                word_displs_);
@@ -42,10 +43,13 @@ class SliceGather {
     const mpi::Counts displs = mpi::Comm::displacements(counts);
     gathered_.resize(static_cast<std::size_t>(displs.back() + counts.back()));
     comm_.allgatherv<std::uint32_t>(positions_, gathered_.data(), counts, displs);
-    out.clear();
+    std::fill(out.begin(), out.end(), word_t{0});
     for (int r = 0; r < comm_.size(); ++r) {
       const std::int64_t base = static_cast<std::int64_t>(word_displs_[r]) * kWordBits;
-      for (int k = displs[r]; k < displs[r] + counts[r]; ++k) out.set(base + gathered_[k]);
+      for (int k = displs[r]; k < displs[r] + counts[r]; ++k) {
+        const std::int64_t bit = base + gathered_[k];
+        out[static_cast<std::size_t>(bit / kWordBits)] |= word_t{1} << (bit % kWordBits);
+      }
     }
   }
 

@@ -5,8 +5,10 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
+#include "bfs/engines/grid_2d/grid_2d.hpp"
 #include "bfs/registry.hpp"
 #include "core/error.hpp"
 #include "exchange/rounds.hpp"
@@ -166,6 +168,28 @@ TEST(Grid2D, SparseRowsAsTheDenseTable) {
       }
     }
   }
+}
+
+// The column's and the row's frontiers in one storage, which top-down and bottom-up levels take in
+// turn (and no at-once search in the tail): the same searches on every grid, both placements.
+TEST(Grid2D, SharedFrontierStorage) {
+  const std::vector<Edge> kron = all_edges(KroneckerGenerator(11, 16, 37));
+  for (const std::string& grid : grids_of(mpi::Comm::world().size())) {
+    for (RowPlacement rows : {RowPlacement::dense, RowPlacement::sparse}) {
+      BfsOptions options;
+      options.engine = "hybrid-2d";
+      options.grid.grid = grid;
+      options.grid.rows = rows;
+      options.grid.frontiers = FrontierStorage::shared;
+      SCOPED_TRACE("grid " + grid + (rows == RowPlacement::dense ? " dense" : " sparse"));
+      check_engine(options, kron, {});
+    }
+  }
+  // auto shares from 256 grid rows of a square grid at edgefactor 16, and not below
+  const double n = std::ldexp(1.0, 40);
+  EXPECT_TRUE(shares_frontiers(FrontierStorage::automatic, {256, 256}, n, 16 * n));
+  EXPECT_FALSE(shares_frontiers(FrontierStorage::automatic, {128, 128}, n, 16 * n));
+  EXPECT_FALSE(shares_frontiers(FrontierStorage::apart, {1024, 1024}, n, 16 * n));
 }
 
 // Listed rows are walked in step with the scan, across its chunks and threads (blocks of many

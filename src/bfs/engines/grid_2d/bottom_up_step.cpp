@@ -64,7 +64,8 @@ StepCounts Grid2D<Column, Position>::bottom_up(std::int64_t frontier_vertices, b
   // column could pass its budget: then the column sends them first.
   const double sub_step_bound = g.rows > 2 ? found_bytes_a_sub_step_bound() : 0;
   double exchange_seconds = exchanging.seconds();
-  const bool at_once = few_to_find && g.rows > 2 && (g.rows - 1) * sub_step_bound <= found_budget();
+  const bool at_once =
+      few_to_find && g.rows > 2 && !frontiers_shared_ && (g.rows - 1) * sub_step_bound <= found_budget();
   StepCounts step = at_once ? search_at_once(sub_step_bound, parents, exchange_seconds)
                             : search_ring(sub_step_bound, parents, exchange_seconds);
   const StepCounts found = mark_found();
@@ -144,8 +145,7 @@ StepCounts Grid2D<Column, Position>::search_at_once(double sub_step_bound, std::
   const Timer folding;
   std::vector<word_t>& found = pass_.incoming;
   found.resize(static_cast<std::size_t>(visited_local_.num_words()));
-  col_comm_.reduce_scatter<word_t>({column_frontier_.data(), static_cast<std::size_t>(column_frontier_.num_words())},
-                                   found, words, mpi::Op::bor);
+  col_comm_.reduce_scatter<word_t>(column_frontier_, found, words, mpi::Op::bor);
   word_t* const visited_local = visited_local_.data();
   word_t* const next = next_.data();
 #pragma omp parallel for schedule(static)

@@ -50,7 +50,7 @@ exchange::SliceLayout row_layout(const Partition2D& grid) {
 
 // Kernel 1's peak (placing rows, then hybrid-2d's bottom-up tables beside the kept graph) and the
 // search's (the kept graph, the tables, bitmaps and exchange buffers).
-EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
+EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& options, bool hybrid) {
   const double id = id_bytes(options), position = is_32_bit(options.grid.positions) ? 4 : 8;
   // The harness estimates before it generates anything, so a grid that does not fit the rank
   // count is refused here, at once.
@@ -115,8 +115,12 @@ EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
   if (vertices > 0) need.hold(vertices_name, vertices);
   if (first_entries > 0) need.hold("filled rows' first entries and vertices", first_entries);
   need.hold("visited (two orders) and next, block bitmaps", 3 * n_local / 8);
-  need.hold("column frontier bitmap", n_col / 8);
-  need.hold("row frontier bitmap", n_row / 8);
+  if (hybrid && shares_frontiers(options.grid.frontiers, grid, shape.vertices, shape.tuples)) {
+    need.hold("column and row frontiers: one bitmap, a level's", std::max(n_col, n_row) / 8);
+  } else {
+    need.hold("column frontier bitmap", n_col / 8);
+    need.hold("row frontier bitmap", n_row / 8);
+  }
   // hybrid: parents found for the column's other blocks, encoded (at most an id and a byte of gap
   // a vertex), held up to the budget and one sub-step's more (a block), beside that sub-step's
   // pairs; and, when sent, those and this block's received, through the fold's slot
@@ -130,6 +134,13 @@ EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
   return need;
 }
 
+EngineMemory hybrid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
+  return grid_2d_memory_bytes(shape, options, true);
+}
+EngineMemory top_down_2d_memory_bytes(const GraphShape& shape, const BfsOptions& options) {
+  return grid_2d_memory_bytes(shape, options, false);
+}
+
 // The engine for the settled widths of ids and positions.
 std::unique_ptr<BfsEngine> make_grid_2d(const EngineContext& context, bool direction_optimizing) {
   if (stores_32_bit_ids(context.options))
@@ -141,13 +152,19 @@ std::unique_ptr<BfsEngine> make_grid_2d(const EngineContext& context, bool direc
 
 }  // namespace
 
+bool shares_frontiers(FrontierStorage choice, GridShape grid, double vertices, double tuples) {
+  if (choice != FrontierStorage::automatic) return choice == FrontierStorage::shared;
+  const double smaller = std::min(vertices / grid.rows, vertices / grid.cols);
+  return smaller / 8 >= 2 * tuples / (static_cast<double>(grid.rows) * grid.cols);
+}
+
 EngineSpec top_down_2d_engine() {
   return {.name = "top-down-2d",
           .help =
               "level-synchronous top-down BFS on an R x C process grid: frontier expand in the column, "
               "compressed fold in the row, overlapped (paper 004)",
           .make = [](const EngineContext& c) { return make_grid_2d(c, false); },
-          .memory_bytes = &grid_2d_memory_bytes,
+          .memory_bytes = &top_down_2d_memory_bytes,
           .thread_level = mpi::ThreadLevel::funneled,
           .option_groups = {&kGridGroup, &kIdsGroup}};
 }
@@ -158,7 +175,7 @@ EngineSpec hybrid_2d_engine() {
               "direction-optimizing BFS on an R x C process grid: top-down as top-down-2d, bottom-up in R "
               "sub-steps around the column (Beamer et al., IPDPSW 2013), in the search's tail all at once",
           .make = [](const EngineContext& c) { return make_grid_2d(c, true); },
-          .memory_bytes = &grid_2d_memory_bytes,
+          .memory_bytes = &hybrid_2d_memory_bytes,
           .thread_level = mpi::ThreadLevel::funneled,
           .option_groups = {&kDirectionGroup, &kGridGroup, &kIdsGroup}};
 }
@@ -201,14 +218,26 @@ void Grid2D<Column, Position>::build(const EdgeSource& source) {
   visited_local_ = Bitmap(n_local);
   next_ = Bitmap(n_local);
   if (direction_optimizing_) next_sorted_ = Bitmap(n_local);
-  column_frontier_ = Bitmap(grid_.col_count(grid_.col()));
+  const std::int64_t column_words = words_for(grid_.col_count(grid_.col()));
+  const std::int64_t row_words = direction_optimizing_ ? words_for(grid_.w_count()) : 0;
+  frontiers_shared_ = direction_optimizing_ &&
+                      shares_frontiers(options_.grid.frontiers, grid_.grid(), static_cast<double>(part_.num_vertices()),
+                                       static_cast<double>(source.global_tuples()));
+  if (frontiers_shared_) {
+    frontier_storage_[0] = Bitmap(std::max(column_words, row_words) * kWordBits);
+    row_frontier_ = {frontier_storage_[0].data(), static_cast<std::size_t>(row_words)};
+  } else {
+    frontier_storage_[0] = Bitmap(column_words * kWordBits);
+    frontier_storage_[1] = Bitmap(row_words * kWordBits);
+    row_frontier_ = {frontier_storage_[1].data(), static_cast<std::size_t>(row_words)};
+  }
+  column_frontier_ = {frontier_storage_[0].data(), static_cast<std::size_t>(column_words)};
   if (direction_optimizing_) build_bottom_up_tables();
   parent_bits_ = rows::id_bits(part_.num_vertices());
 }
 
 template <class Column, class Position>
 void Grid2D<Column, Position>::build_bottom_up_tables() {
-  row_frontier_ = Bitmap(grid_.w_count());
   own_w_begin_ = grid_.w_begin(grid_.col());
   own_begin_ = part_.begin_of(grid_.block_in_row(grid_.col()));
   // The degree code of each entry's vertex: by row-range position (dense) or by entry (sparse).

@@ -49,6 +49,12 @@ namespace g500 {
 EngineSpec top_down_2d_engine();
 EngineSpec hybrid_2d_engine();
 
+// Whether hybrid-2d's two frontiers share one storage (`choice`, with automatic made concrete):
+// automatic shares where the smaller frontier's bytes reach the rank's arcs (R >= 256 on a square
+// grid at edgefactor 16), where the tail's at-once search would cost more memory than the graph
+// can spare. The run and its memory estimate both take it from here.
+bool shares_frontiers(FrontierStorage choice, GridShape grid, double vertices, double tuples);
+
 // Column: the width of stored ids (--ids); Position: of a row entry, a row-range position
 // (--grid-positions), no wider. The widths made: G500_2D_WIDTHS (graph/csr_2d.hpp).
 template <class Column, class Position>
@@ -270,8 +276,13 @@ class Grid2D : public BfsEngine {
   Bitmap visited_local_;    // the same, by local index
   Bitmap next_;             // the next frontier, this block, by local index
   Bitmap next_sorted_;      // hybrid: the same, by sorted index (what the row gathers)
-  Bitmap column_frontier_;  // expand's result: the column range, by offset in it
-  Bitmap row_frontier_;     // bottom-up: the row's blocks, by row-range position
+  // The frontiers: the column range's, by offset in it (expand's result, read by top-down steps),
+  // and the row's blocks', by row-range position (bottom-up). Two bitmaps, or (frontiers_shared_)
+  // one storage the two take in turn: a level reads one of them, and the column's at-once search,
+  // which reads both, is then not taken.
+  Bitmap frontier_storage_[2];
+  std::span<word_t> column_frontier_, row_frontier_;
+  bool frontiers_shared_ = false;
 
   // Exchange buffers, two slots: in a fold one is in flight while the other is filled or read.
   struct Slot {

@@ -89,7 +89,7 @@ std::int64_t Grid2D<Column, Position>::encode_piece(local_t first, local_t last,
     StepCounts mine;
 #pragma omp for schedule(dynamic, 64) nowait
     for (std::int64_t w = first_word; w < last_word; ++w) {
-      for (word_t bits = column_frontier_.word(w); bits; bits &= bits - 1) {
+      for (word_t bits = column_frontier_[static_cast<std::size_t>(w)]; bits; bits &= bits - 1) {
         const local_t u = w * kWordBits + __builtin_ctzll(bits);
         if (u < first || u >= last) continue;
         const std::span<const Position> row = csr_.row(u);
@@ -138,8 +138,8 @@ void Grid2D<Column, Position>::plan_pieces(edge_count_t round) {
   const local_t rows = csr_.rows();
   piece_ends_.clear();
   edge_count_t in_piece = 0;
-  for (std::int64_t w = 0; w < column_frontier_.num_words(); ++w) {
-    for (word_t bits = column_frontier_.word(w); bits; bits &= bits - 1) {
+  for (std::int64_t w = 0; w < static_cast<std::int64_t>(column_frontier_.size()); ++w) {
+    for (word_t bits = column_frontier_[static_cast<std::size_t>(w)]; bits; bits &= bits - 1) {
       const local_t u = w * kWordBits + __builtin_ctzll(bits);
       in_piece += csr_.row_length(u);
       if (in_piece >= round) {
