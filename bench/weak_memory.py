@@ -8,6 +8,8 @@ that they share the machine's state.
   bench/weak_memory.py --build new=build/g500 --build old=OLD/g500 --engines hybrid-1d,hybrid-2d \\
       -o bench/results/whole_run/weak_memory.json
   bench/weak_memory.py --build new=build/g500 --kernels sssp --engines kernel-3 -o ...   # kernel 3's share
+  bench/weak_memory.py --build new=build/g500 --engines hybrid-2d \
+      --g500-args "--grid-rows sparse --grid-filled-rows list --grid-frontiers shared" -o ...
 
 On one machine the ranks share its cores: the times say nothing; the memory is per rank as on a
 cluster.
@@ -22,11 +24,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib  # noqa: E402
 
 
-def run(binary, engine, np, per_rank, roots, kernels):
+def run(binary, engine, np, per_rank, roots, kernels, extra):
     scale = per_rank + int(math.log2(np))
     args = ["--scale", str(scale), "--roots", str(roots), "--kernels", kernels]
     if "bfs" in kernels.split(","):
         args += ["--bfs", engine]
+    args += extra
     r, command = benchlib.g500_json(binary, np, args, 1)
     memory = r["memory"]
     runs = r.get("runs", []) + r.get("sssp", {}).get("runs", [])
@@ -46,6 +49,7 @@ def main():
     ap.add_argument("--kernels", default="bfs,sssp",
                     help="what each run runs: bfs,sssp, or sssp alone for kernel 3's share (then --engines names "
                          "only the rows' label)")
+    ap.add_argument("--g500-args", default="", help="more options for every run (one string)")
     ap.add_argument("-o", "--output", required=True)
     a = ap.parse_args()
     builds = dict(b.split("=", 1) for b in a.build)
@@ -54,7 +58,7 @@ def main():
     for engine in a.engines.split(","):
         for np in ranks:
             for label, binary in builds.items():
-                row = run(binary, engine, np, a.per_rank, a.roots, a.kernels)
+                row = run(binary, engine, np, a.per_rank, a.roots, a.kernels, a.g500_args.split())
                 rows.setdefault((label, engine), []).append(row)
                 print("%-6s %-10s -np %2d SCALE %d: peak %.1f MB (%.1f before validation), estimate %.1f MB%s" % (
                     label, engine, np, row["scale"], row["peak_largest_rank"] / 1e6,

@@ -21,6 +21,14 @@
 namespace g500 {
 namespace {
 
+// The rows with entries kernel 1 found: a bit a row of the column range, or (listed) their list
+// by block of the column range.
+struct FilledSet {
+  bool listed = false;
+  Bitmap bits;
+  RowList list;
+};
+
 // Each vertex's degree, summed over the processor column: every rank of the column holds the row
 // lengths of all of V_j (its own entries), and rank i of the column gets the sums for its block.
 template <class Column>
@@ -54,8 +62,9 @@ inline std::int64_t count_set(const Bitmap& bits, vertex_t begin, vertex_t end) 
 // that in a round the column's ranks send to different owners and none receives much more than a
 // round.
 template <class Column, class Offset>
-big_vector<Column> block_degrees_of_filled(const Bitmap& filled, const big_vector<Offset>& offsets,
+big_vector<Column> block_degrees_of_filled(const FilledSet& filled_set, const big_vector<Offset>& offsets,
                                            const Partition2D& grid, const mpi::Comm& col_comm, std::int64_t round) {
+  const Bitmap& filled = filled_set.bits;
   const Partition1D& part = grid.part();
   const int rows = grid.grid().rows, first_block = grid.col() * rows;
   const vertex_t first_row = grid.col_begin(grid.col());
@@ -63,9 +72,11 @@ big_vector<Column> block_degrees_of_filled(const Bitmap& filled, const big_vecto
   // rows start among all of them (the offsets' index): a cursor each, moved on as rounds take them.
   std::vector<vertex_t> next_row(rows + 1);
   std::vector<std::int64_t> next_place(rows + 1, 0), left(rows, 0);
-  for (int j = 0; j <= rows; ++j) next_row[j] = j < rows ? part.begin_of(first_block + j) - first_row : filled.size();
-  for (int j = 0; j < rows; ++j) {
-    left[j] = count_set(filled, next_row[j], next_row[j + 1]);
+  for (int j = 0; j <= rows; ++j)
+    next_row[j] = j < rows ? part.begin_of(first_block + j) - first_row : grid.col_count(grid.col());
+  for (int j = 0; j < rows; ++j) {  // listed: the owners are the list's parts
+    left[j] = filled_set.listed ? filled_set.list.part_first[j + 1] - filled_set.list.part_first[j]
+                                : count_set(filled, next_row[j], next_row[j + 1]);
     next_place[j + 1] = next_place[j] + left[j];
   }
   struct Length {
@@ -94,7 +105,12 @@ big_vector<Column> block_degrees_of_filled(const Bitmap& filled, const big_vecto
       const vertex_t block_first = part.begin_of(first_block + j) - first_row;
       std::int64_t k = next_place[j];
       vertex_t u = next_row[j];
-      for (std::int64_t i = 0; i < n; ++u) {
+      if (filled_set.listed) {  // the list holds each row's index in its block
+        for (const std::int64_t end = k + n; k < end; ++k)
+          send.push_back({static_cast<Column>(filled_set.list.list[static_cast<std::size_t>(k)]),
+                          static_cast<Column>(offsets[k + 1] - offsets[k])});
+      }
+      for (std::int64_t i = filled_set.listed ? n : 0; i < n; ++u) {
         if ((u & (kWordBits - 1)) == 0 && filled.word(u / kWordBits) == 0) {  // skip empty words whole
           u += kWordBits - 1;
           continue;
@@ -151,11 +167,13 @@ struct [[gnu::packed]] Key96 {
 };
 static_assert(sizeof(Key96) == 12);
 
-// The first `unique` keys of `store` (sorted, distinct) as rows with entries: their bits (returned),
-// their offsets (+ 1), and the columns, written over the keys in `store`, which becomes `columns`.
+// The first `unique` keys of `store` (sorted, distinct) as rows with entries: which ones (returned:
+// bits, or listed by the parts that begin at `part_starts`), their offsets (+ 1), and the columns,
+// written over the keys in `store`, which becomes `columns`.
 template <class Position, class Key, class Offset>
-Bitmap rows_from_keys(big_vector<Position>& store, std::int64_t unique, int to_bits, local_t n_rows,
-                      big_vector<Offset>& offsets, big_vector<Position>& columns) {
+FilledSet rows_from_keys(big_vector<Position>& store, std::int64_t unique, int to_bits, local_t n_rows,
+                         const std::vector<local_t>* part_starts, big_vector<Offset>& offsets,
+                         big_vector<Position>& columns) {
   const Key* const keys = reinterpret_cast<const Key*>(store.data());
   const auto row_of = [&](const Key& key) {
     if constexpr (std::is_same_v<Key, std::uint64_t>) return static_cast<local_t>(key >> to_bits);
@@ -171,11 +189,22 @@ Bitmap rows_from_keys(big_vector<Position>& store, std::int64_t unique, int to_b
     else
       return static_cast<Position>(key.to);
   };
-  Bitmap filled(n_rows);
   std::int64_t rows_with_entries = 0;
   for (std::int64_t k = 0; k < unique; ++k) {
     if (k == 0 || row_of(keys[k]) != row_of(keys[k - 1])) ++rows_with_entries;
   }
+  FilledSet filled;
+  filled.listed = part_starts != nullptr;
+  if (filled.listed) {
+    filled.list.part_starts = *part_starts;
+    filled.list.part_starts.push_back(n_rows);
+    filled.list.list = big_vector<std::uint32_t>(static_cast<std::size_t>(rows_with_entries));
+    filled.list.part_first.assign(filled.list.part_starts.size(), 0);
+  } else {
+    filled.bits = Bitmap(n_rows);
+  }
+  RowList& list = filled.list;
+  std::size_t part = 0;
   offsets = big_vector<Offset>(static_cast<std::size_t>(rows_with_entries) + 1);
   // Keys in, columns out over them, byte copies both ways (one buffer seen as two types).
   char* const bytes = reinterpret_cast<char*>(store.data());
@@ -185,7 +214,12 @@ Bitmap rows_from_keys(big_vector<Position>& store, std::int64_t unique, int to_b
     Key key;
     std::memcpy(&key, bytes + k * sizeof(Key), sizeof(Key));
     if (const local_t r = row_of(key); r != previous) {
-      filled.set(r);
+      if (filled.listed) {
+        while (r >= list.part_starts[part + 1]) list.part_first[++part] = row;
+        list.list[static_cast<std::size_t>(row)] = static_cast<std::uint32_t>(r - list.part_starts[part]);
+      } else {
+        filled.bits.set(r);
+      }
       offsets[row++] = static_cast<Offset>(k);
       previous = r;
     }
@@ -196,6 +230,8 @@ Bitmap rows_from_keys(big_vector<Position>& store, std::int64_t unique, int to_b
   release_spare_capacity(store);
   columns = std::move(store);
   offsets[rows_with_entries] = static_cast<Offset>(unique);
+  if (filled.listed)
+    while (part + 1 < list.part_starts.size()) list.part_first[++part] = rows_with_entries;
   return filled;
 }
 
@@ -336,8 +372,8 @@ big_vector<Position> positions_of_ids(big_vector<Column>&& ids, const Partition2
 // positions (asked of the owners in the row for sparse rows, from the row's gathered maps for dense
 // ones) and the rows are sorted again; the index is kept.
 template <class Column, class Position, class Offset>
-void finish_rows(Csr2D<Column, Position>& csr, big_vector<Offset>& offsets, Bitmap filled, const Partition2D& grid,
-                 const mpi::Comm& row_comm, bool sort_vertices, bool listed) {
+void finish_rows(Csr2D<Column, Position>& csr, big_vector<Offset>& offsets, FilledSet filled, const Partition2D& grid,
+                 const mpi::Comm& row_comm, bool sort_vertices) {
   const Partition1D& part = grid.part();
   const bool dense = csr.placement == RowPlacement::dense;
   // Global ids rise with the column, and so with the row-range position, block by block, so rows
@@ -369,13 +405,10 @@ void finish_rows(Csr2D<Column, Position>& csr, big_vector<Offset>& offsets, Bitm
       return;
     }
   }
-  csr.index = SparseRows<Column>(grid.col_count(grid.col()), std::move(filled), std::move(offsets));
-  if (listed) {  // parts: the column range's blocks
-    std::vector<local_t> starts;
-    for (int k = 0; k < grid.grid().rows; ++k)
-      starts.push_back(part.begin_of(grid.col() * grid.grid().rows + k) - grid.col_begin(grid.col()));
-    csr.index.list_rows(starts);
-  }
+  if (filled.listed)
+    csr.index = SparseRows<Column>(grid.col_count(grid.col()), std::move(filled.list), std::move(offsets));
+  else
+    csr.index = SparseRows<Column>(grid.col_count(grid.col()), std::move(filled.bits), std::move(offsets));
 }
 
 // Sparse rows from place_by_keys's sorted keys, with offsets of type Offset.
@@ -387,16 +420,21 @@ void sparse_rows_from_keys(Csr2D<Column, Position>& csr, SortedKeys<Position>& k
                            const Partition2D& grid, const mpi::Comm& row_comm, const mpi::Comm& col_comm,
                            bool sort_vertices, std::int64_t round, bool listed) {
   const local_t n_rows = grid.col_count(grid.col());
+  // Listed rows' parts: the column range's blocks.
+  std::vector<local_t> starts;
+  for (int k = 0; k < grid.grid().rows; ++k)
+    starts.push_back(grid.part().begin_of(grid.col() * grid.grid().rows + k) - grid.col_begin(grid.col()));
+  const std::vector<local_t>* const parts = listed ? &starts : nullptr;
   big_vector<Offset> offsets;
-  Bitmap filled =
+  FilledSet filled =
       kept == KeptAs::word ? rows_from_keys<Position, std::uint64_t, Offset>(keys.store, keys.unique, keys.to_bits,
-                                                                             n_rows, offsets, csr.columns)
-      : kept == KeptAs::twelve_bytes
-          ? rows_from_keys<Position, Key96, Offset>(keys.store, keys.unique, keys.to_bits, n_rows, offsets, csr.columns)
-          : rows_from_keys<Position, RowTarget<Column>, Offset>(keys.store, keys.unique, keys.to_bits, n_rows, offsets,
-                                                                csr.columns);
+                                                                             n_rows, parts, offsets, csr.columns)
+      : kept == KeptAs::twelve_bytes ? rows_from_keys<Position, Key96, Offset>(keys.store, keys.unique, keys.to_bits,
+                                                                               n_rows, parts, offsets, csr.columns)
+                                     : rows_from_keys<Position, RowTarget<Column>, Offset>(
+                                           keys.store, keys.unique, keys.to_bits, n_rows, parts, offsets, csr.columns);
   csr.degree = block_degrees_of_filled<Column>(filled, offsets, grid, col_comm, round);
-  finish_rows(csr, offsets, std::move(filled), grid, row_comm, sort_vertices, listed);
+  finish_rows(csr, offsets, std::move(filled), grid, row_comm, sort_vertices);
 }
 
 }  // namespace
@@ -441,7 +479,7 @@ Csr2D<Column, Position> build_csr_2d(const EdgeSource& source, const Partition2D
     rows::sort_rows_by_id(placed.offsets, placed.columns);
     csr.columns = positions_of_ids<Position>(std::move(placed.columns), grid);
     csr.degree = block_degrees<Column>(placed.offsets, grid, col_comm);
-    finish_rows(csr, placed.offsets, Bitmap(), grid, row_comm, sort_vertices, false);
+    finish_rows(csr, placed.offsets, FilledSet{}, grid, row_comm, sort_vertices);
     return csr;
   }
   // Keys travel as one word where a row and an id fit one, and are kept as one where a row and a
@@ -499,12 +537,12 @@ double filled_rows_bound(const GraphShape& shape, GridShape grid) {
 }
 
 double csr_2d_build_bytes(const GraphShape& shape, GridShape grid, double id_bytes, double position_bytes,
-                          RowPlacement placement) {
-  return total_bytes(csr_2d_build_parts(shape, grid, id_bytes, position_bytes, placement));
+                          RowPlacement placement, FilledRows filled) {
+  return total_bytes(csr_2d_build_parts(shape, grid, id_bytes, position_bytes, placement, filled));
 }
 
 std::vector<MemoryPart> csr_2d_build_parts(const GraphShape& shape, GridShape grid, double id_bytes,
-                                           double position_bytes, RowPlacement placement) {
+                                           double position_bytes, RowPlacement placement, FilledRows filled_rows) {
   const double vertices = shape.vertices, tuples = shape.tuples;
   const double ranks = static_cast<double>(grid.rows) * grid.cols;
   const double n_local = vertices / ranks + 64, n_col = vertices / grid.cols + 64 * grid.rows;
@@ -543,7 +581,9 @@ std::vector<MemoryPart> csr_2d_build_parts(const GraphShape& shape, GridShape gr
   std::vector<MemoryPart> parts = {
       {"entries' keys (then their positions, in place)", key * arcs},
       {"filled rows' offsets", offset * filled},
-      {"filled-row bitmap", n_col / 8},
+      lists_filled_rows(filled_rows, placement, vertices, tuples, grid)
+          ? MemoryPart{"rows with entries: a sorted list", 4 * filled + 16.0 * (grid.rows + 1)}
+          : MemoryPart{"filled-row bitmap", n_col / 8},
       {"round buffers: tuples, position queries, degrees", std::max({rounds, asking, lengths})},
       {"block: degrees and sort maps", blocks}};
   if (const double more = position_bytes * arcs + offset * filled - key * arcs; more > 0)

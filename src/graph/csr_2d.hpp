@@ -92,9 +92,10 @@ double filled_rows_bound(const GraphShape& shape, GridShape grid);
 // sorted-index table of a processor row. `id_bytes`: the width of a stored id (Column);
 // `position_bytes`: of an entry (Position).
 double csr_2d_build_bytes(const GraphShape& shape, GridShape grid, double id_bytes, double position_bytes,
-                          RowPlacement placement = RowPlacement::automatic);
+                          RowPlacement placement = RowPlacement::automatic, FilledRows filled = FilledRows::automatic);
 // The same, structure by structure (they sum to csr_2d_build_bytes).
 std::vector<MemoryPart> csr_2d_build_parts(const GraphShape& shape, GridShape grid, double id_bytes,
-                                           double position_bytes, RowPlacement placement = RowPlacement::automatic);
+                                           double position_bytes, RowPlacement placement = RowPlacement::automatic,
+                                           FilledRows filled = FilledRows::automatic);
 
 }  // namespace g500

@@ -23,6 +23,15 @@
 
 namespace g500 {
 
+// Rows with entries listed by part: parts begin at part_starts (then the row count), each under
+// 2^32 rows; part p's rows with entries, as offsets in it, rising, are list[part_first[p],
+// part_first[p + 1]).
+struct RowList {
+  std::vector<local_t> part_starts;
+  big_vector<std::uint32_t> list;
+  std::vector<std::int64_t> part_first;
+};
+
 // Count: wide enough for the number of rows (a row id's type). With 32 bits there are at most
 // 2^32 rows, so no base is needed. BaseShift: log2 of the words a base spans (smaller in tests).
 template <class Count, int BaseShift = 26>
@@ -56,24 +65,36 @@ class SparseRows {
     offsets_ = RowOffsets(std::move(offsets));
   }
 
+  // Listed: from the rows with entries listed by part and their offsets (their count + 1).
+  template <class Offset>
+  SparseRows(local_t rows, RowList listed, big_vector<Offset> offsets)
+      : rows_(rows),
+        offsets_(std::move(offsets)),
+        listed_(true),
+        list_(std::move(listed.list)),
+        part_starts_(std::move(listed.part_starts)),
+        part_first_(std::move(listed.part_first)) {}
+
   // Listed from here on: the bits and counts become the list of rows with entries, by part; parts
-  // begin at `part_starts` (rising from 0, each under 2^32 rows). Collective over nothing.
+  // begin at `part_starts` (rising from 0, each under 2^32 rows).
   void list_rows(std::span<const local_t> part_starts) {
-    part_starts_.assign(part_starts.begin(), part_starts.end());
-    part_starts_.push_back(rows_);
-    list_ = big_vector<std::uint32_t>(static_cast<std::size_t>(filled_rows()));
-    part_first_.assign(part_starts_.size(), 0);
+    RowList listed{{part_starts.begin(), part_starts.end()}, big_vector<std::uint32_t>(filled_rows()), {}};
+    listed.part_starts.push_back(rows_);
+    listed.part_first.assign(listed.part_starts.size(), 0);
     std::int64_t k = 0;
     std::size_t p = 0;
     for (std::int64_t w = 0; w < filled_.num_words(); ++w) {
       for (word_t bits = filled_.word(w); bits; bits &= bits - 1) {
         const local_t u = w * kWordBits + __builtin_ctzll(bits);
-        while (u >= part_starts_[p + 1]) part_first_[++p] = k;
-        list_[k++] = static_cast<std::uint32_t>(u - part_starts_[p]);
+        while (u >= listed.part_starts[p + 1]) listed.part_first[++p] = k;
+        listed.list[k++] = static_cast<std::uint32_t>(u - listed.part_starts[p]);
       }
     }
-    while (p + 1 < part_starts_.size()) part_first_[++p] = k;
+    while (p + 1 < listed.part_starts.size()) listed.part_first[++p] = k;
     listed_ = true;
+    list_ = std::move(listed.list);
+    part_starts_ = std::move(listed.part_starts);
+    part_first_ = std::move(listed.part_first);
     filled_ = Bitmap();
     release_storage(before_);
     base_.clear();

@@ -95,6 +95,19 @@ void expect_placements_agree() {
         }
         EXPECT_TRUE(std::equal(sparse.degree.begin(), sparse.degree.end(), paired.degree.begin(), paired.degree.end()));
       }
+      // Rows with entries listed from kernel 1 on (no bits): the same rows, degrees and order.
+      const Csr2D<Column, Position> listed =
+          build_csr_2d<Column, Position>(source, grid, world, row, col, sort, exchange::kBuildRound,
+                                         RowPlacement::sparse, SortKeys::narrowest, FilledRows::list);
+      ASSERT_TRUE(listed.index.listed());
+      ASSERT_EQ(listed.index.filled_rows(), sparse.index.filled_rows());
+      for (local_t u = 0; u < dense.rows(); ++u) {
+        const auto a = dense.row(u), b = listed.row(u);
+        ASSERT_TRUE(std::equal(a.begin(), a.end(), b.begin(), b.end())) << "row " << u;
+      }
+      EXPECT_TRUE(std::equal(dense.degree.begin(), dense.degree.end(), listed.degree.begin(), listed.degree.end()));
+      EXPECT_TRUE(std::equal(dense.sorted_to_local.begin(), dense.sorted_to_local.end(), listed.sorted_to_local.begin(),
+                             listed.sorted_to_local.end()));
       // Small rounds: the degrees' lengths travel in many rounds, each rank's owners in its own order.
       const Csr2D<Column, Position> rounds =
           build_csr_2d<Column, Position>(source, grid, world, row, col, sort, 97, RowPlacement::sparse);

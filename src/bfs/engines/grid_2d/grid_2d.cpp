@@ -89,15 +89,7 @@ EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
                             : (4 + 8 + 2 * id + 2 * (id + 8)) * std::min(arcs, static_cast<double>(kQueryRound));
   const double first_entries = placement == RowPlacement::dense ? 2 * id * filled_rows : 0;
   // Kernel 1's larger moment: its rows being placed, or hybrid-2d's tables made beside the kept graph.
-  std::vector<MemoryPart> placing = csr_2d_build_parts(shape, grid, id, position, placement);
-  if (listed) {  // the keys are entries by then: the list is made beside the bits
-    const std::vector<MemoryPart> listing = {{"entries (a row-range position each)", position * arcs},
-                                             {"filled rows' offsets", offset * filled_rows},
-                                             {"filled-row bitmap", n_col / 8},
-                                             {"rows with entries listed, beside their bits", 4 * filled_rows},
-                                             {"block: degrees and sort maps", (8 + 2 * id) * n_local}};
-    if (total_bytes(listing) > total_bytes(placing)) placing = listing;
-  }
+  std::vector<MemoryPart> placing = csr_2d_build_parts(shape, grid, id, position, placement, options.grid.filled_rows);
   std::vector<MemoryPart> tables = {{"the kept graph", graph}, {"degree codes", codes}};
   if (vertices > 0) tables.insert(tables.begin() + 1, {vertices_name, vertices});
   if (asking > 0) tables.push_back({"entries' vertices asked: round buffers", asking});
