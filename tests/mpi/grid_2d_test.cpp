@@ -56,6 +56,20 @@ TEST(Grid2D, EveryGridFormatAndSorting) {
   }
 }
 
+// Two builds of the same graph hold the same rows, degrees and vertex order.
+template <class Column, class Position>
+void expect_same_graph(const Csr2D<Column, Position>& a, const Csr2D<Column, Position>& b) {
+  ASSERT_EQ(a.rows(), b.rows());
+  ASSERT_EQ(a.local_entries(), b.local_entries());
+  for (local_t u = 0; u < a.rows(); ++u) {
+    const auto x = a.row(u), y = b.row(u);
+    ASSERT_TRUE(std::equal(x.begin(), x.end(), y.begin(), y.end())) << "row " << u;
+  }
+  EXPECT_TRUE(std::equal(a.degree.begin(), a.degree.end(), b.degree.begin(), b.degree.end()));
+  EXPECT_TRUE(
+      std::equal(a.sorted_to_local.begin(), a.sorted_to_local.end(), b.sorted_to_local.begin(), b.sorted_to_local.end()));
+}
+
 // Kernel 1's two placements build the same rows, degrees and vertex order, on every grid.
 template <class Column, class Position>
 void expect_placements_agree() {
@@ -73,27 +87,13 @@ void expect_placements_agree() {
                                                                            exchange::kBuildRound, RowPlacement::dense);
       const Csr2D<Column, Position> sparse = build_csr_2d<Column, Position>(
           source, grid, world, row, col, sort, exchange::kBuildRound, RowPlacement::sparse);
-      ASSERT_EQ(dense.rows(), sparse.rows());
-      ASSERT_EQ(dense.local_entries(), sparse.local_entries());
-      for (local_t u = 0; u < dense.rows(); ++u) {
-        const auto a = dense.row(u), b = sparse.row(u);
-        ASSERT_TRUE(std::equal(a.begin(), a.end(), b.begin(), b.end())) << "row " << u;
-      }
-      EXPECT_TRUE(std::equal(dense.degree.begin(), dense.degree.end(), sparse.degree.begin(), sparse.degree.end()));
-      EXPECT_TRUE(std::equal(dense.sorted_to_local.begin(), dense.sorted_to_local.end(), sparse.sorted_to_local.begin(),
-                             sparse.sorted_to_local.end()));
+      expect_same_graph(dense, sparse);
       EXPECT_LE(sparse.index.filled_rows(), sparse.rows());
       // Keys as pairs in transit, kept in one word, in 12 bytes (64-bit positions) or as pairs (ids
       // past 64 bits of row and target): the same rows.
       for (SortKeys keys : {SortKeys::sent_as_pairs, SortKeys::twelve_bytes, SortKeys::pairs}) {
-        const Csr2D<Column, Position> paired = build_csr_2d<Column, Position>(
-            source, grid, world, row, col, sort, exchange::kBuildRound, RowPlacement::sparse, keys);
-        ASSERT_EQ(paired.local_entries(), sparse.local_entries());
-        for (local_t u = 0; u < dense.rows(); ++u) {
-          const auto a = sparse.row(u), b = paired.row(u);
-          ASSERT_TRUE(std::equal(a.begin(), a.end(), b.begin(), b.end())) << "row " << u;
-        }
-        EXPECT_TRUE(std::equal(sparse.degree.begin(), sparse.degree.end(), paired.degree.begin(), paired.degree.end()));
+        expect_same_graph(sparse, build_csr_2d<Column, Position>(source, grid, world, row, col, sort,
+                                                                 exchange::kBuildRound, RowPlacement::sparse, keys));
       }
       // Rows with entries listed from kernel 1 on (no bits): the same rows, degrees and order.
       const Csr2D<Column, Position> listed =
@@ -101,13 +101,7 @@ void expect_placements_agree() {
                                          RowPlacement::sparse, SortKeys::narrowest, FilledRows::list);
       ASSERT_TRUE(listed.index.listed());
       ASSERT_EQ(listed.index.filled_rows(), sparse.index.filled_rows());
-      for (local_t u = 0; u < dense.rows(); ++u) {
-        const auto a = dense.row(u), b = listed.row(u);
-        ASSERT_TRUE(std::equal(a.begin(), a.end(), b.begin(), b.end())) << "row " << u;
-      }
-      EXPECT_TRUE(std::equal(dense.degree.begin(), dense.degree.end(), listed.degree.begin(), listed.degree.end()));
-      EXPECT_TRUE(std::equal(dense.sorted_to_local.begin(), dense.sorted_to_local.end(), listed.sorted_to_local.begin(),
-                             listed.sorted_to_local.end()));
+      expect_same_graph(dense, listed);
       // Small rounds: the degrees' lengths travel in many rounds, each rank's owners in its own order.
       const Csr2D<Column, Position> rounds =
           build_csr_2d<Column, Position>(source, grid, world, row, col, sort, 97, RowPlacement::sparse);
