@@ -84,7 +84,8 @@ PhaseBytes estimate_phases(double n, double m, int num_ranks, const BfsOptions& 
   if (need.search_parts.empty())
     phases.bfs_parts.push_back({"the " + phases.engine + " graph and search state", need.search});
   phases.bfs_parts.insert(phases.bfs_parts.end(), need.search_parts.begin(), need.search_parts.end());
-  phases.bfs_parts.push_back({"validation batch", phases.bfs_validation});
+  for (MemoryPart& part : BfsBatchValidator::parts(n, n_local, m_local, num_ranks, kernels.validation_batch))
+    phases.bfs_parts.push_back(std::move(part));
   phases.bfs_parts.push_back({"buckets and counters for each rank", phases.rank_tables});
   return phases;
 }

@@ -133,19 +133,27 @@ std::vector<ValidationResult> BfsBatchValidator::check(vertex_t root, std::span<
 }
 
 double BfsBatchValidator::bytes(double n, double n_local, double m_local, int ranks, int batch) {
+  return total_bytes(parts(n, n_local, m_local, ranks, batch));
+}
+
+std::vector<MemoryPart> BfsBatchValidator::parts(double n, double n_local, double m_local, int ranks, int batch) {
   const double parent_bytes = KeptParents::bytes_per_vertex(static_cast<vertex_t>(std::min(n, 9.0e18)));
   const double round = std::min(m_local, static_cast<double>(exchange::validation_round(exchange::kValidationRound, round_bytes_per_tuple(n, ranks), m_local)));
   const double id = fits_32_bit(static_cast<vertex_t>(std::min(n, 9.0e18))) ? 4 : 8;
   const validation::RoutedShare share(ranks);
   // Per local vertex throughout: the batch's trees, a deep tree's 2-byte entries beside them, and
   // the waiting searches' parents.
-  const double held = batch * sizeof(Impl::Entry) + 2 + (batch - 1) * parent_bytes;
+  const double trees = (batch * sizeof(Impl::Entry) + 2) * n_local, waiting = (batch - 1) * parent_bytes * n_local;
   // Then either the levels (four bitmaps, the turned-round pairs of the vertices whose parent
   // lives elsewhere) or the scan's round.
   const double levels = (4.0 / 8 + share.apart * RemoteChildren::bytes_per_remote_vertex(id)) * n_local +
                         share.apart * RemoteChildren::round_bytes(id);
   const double scan = round_bytes_per_tuple(n, ranks) * round;
-  return held * n_local + std::max(levels, scan);
+  std::vector<MemoryPart> out = {{"validation: the batch's trees", trees}};
+  if (waiting > 0) out.push_back({"validation: the waiting searches' parents", waiting});
+  out.push_back(levels >= scan ? MemoryPart{"validation: levels' bitmaps, remote children", levels}
+                               : MemoryPart{"validation: a round of tuples checked", scan});
+  return out;
 }
 
 namespace {

@@ -21,6 +21,7 @@
 #include "core/big_vector.hpp"
 #include "core/types.hpp"
 #include "graph/edge_source.hpp"
+#include "graph/kernel_spec.hpp"
 #include "partition/partition_1d.hpp"
 #include "exchange/rounds.hpp"
 #include "mpi/comm.hpp"
@@ -51,8 +52,10 @@ class BfsBatchValidator {
   // Collective. Adds this search (its parents read in place) and checks every tree of the batch
   // against the tuples; the results in the order the searches came, and the batch is empty again.
   std::vector<ValidationResult> check(vertex_t root, std::span<const vertex_t> parents);
-  // Bytes the validator takes per rank with `batch` searches at its peak, for the estimate.
+  // Bytes the validator takes per rank with `batch` searches at its peak, for the estimate; and the
+  // same, structure by structure (`g500 plan`).
   static double bytes(double n, double n_local, double m_local, int ranks, int batch);
+  static std::vector<MemoryPart> parts(double n, double n_local, double m_local, int ranks, int batch);
 
  private:
   struct Impl;
