@@ -39,7 +39,7 @@ ROOT = benchlib.ROOT
 PHASES = [
     ("bottom-up scan", r"bottom_up::|search_block|BlockScan|try_first_entries|search_rows|fetch_rows"),
     ("bitmap pass", r"pass_block|message_to_owner|take_found_vertices|mark_found"),
-    ("bottom-up budget", r"found_over_budget|send_found_parents|decode_found_parents|FoundParentsEncoder"),
+    ("bottom-up budget", r"found_over_budget|send_found_parents|decode_found_parents|FoundParentsEncoder|encode_found"),
     ("top-down step", r"top_down|expand|fold|claim|settle|encode_piece|decode_received|plan_pieces"),
     ("frontier gathers", r"gather|RowGather|SliceGather|frontier"),
     ("hybrid-1d steps", r"Hybrid1D|hybrid_1d|SummaryBitmap"),

@@ -161,6 +161,14 @@ StepCounts Grid2D<Column, Position>::search_at_once(double sub_step_bound, std::
 template <class Column, class Position>
 StepCounts Grid2D<Column, Position>::search_block(int k, bool own, word_t* done, std::int64_t words,
                                                   std::span<vertex_t> parents) {
+  return csr_.index.listed() ? search_block_as<true>(k, own, done, words, parents)
+                             : search_block_as<false>(k, own, done, words, parents);
+}
+
+template <class Column, class Position>
+template <bool Listed>
+StepCounts Grid2D<Column, Position>::search_block_as(int k, bool own, word_t* done, std::int64_t words,
+                                                     std::span<vertex_t> parents) {
   const GridShape g = grid_.grid();
   const int block = grid_.col() * g.rows + k;
   const local_t count = part_.count_of(block), offset = part_.begin_of(block) - grid_.col_begin(grid_.col());
@@ -170,27 +178,24 @@ StepCounts Grid2D<Column, Position>::search_block(int k, bool own, word_t* done,
 #pragma omp parallel
   {
     FoundList& list = found_[static_cast<std::size_t>(omp_get_thread_num()) * g.rows + k].value;
-    const auto scan_chunks = [&](auto&& scan) {
+    BlockScan<Listed> scan(*this, k, own, offset, words, last_word_mask(count), done, next_.data(), pass_.changed,
+                           parents, list.pairs);
 #pragma omp for schedule(dynamic, 1) nowait
-      for (std::int64_t chunk = 0; chunk < (words + kScanChunk - 1) / kScanChunk; ++chunk) {
-        bottom_up::scan(scan, chunk * kScanChunk, std::min(words, (chunk + 1) * kScanChunk));
-      }
-      step.add_atomic(scan.counts);
-    };
-    if (csr_.index.listed())
-      scan_chunks(BlockScan<true>(*this, k, own, offset, words, last_word_mask(count), done, next_.data(),
-                                  pass_.changed, parents, list.pairs));
-    else
-      scan_chunks(BlockScan<false>(*this, k, own, offset, words, last_word_mask(count), done, next_.data(),
-                                   pass_.changed, parents, list.pairs));
-    if (!list.pairs.empty() && found_to_messages) {
-      exchange::FoundParentsEncoder encoder(list.messages, list.pairs.size(), count, parent_bits_);
-      for (const FoundPair& f : list.pairs) encoder.add(found_vertex(f), found_parent(f));
-      encoder.finish();
-      list.pairs.clear();
+    for (std::int64_t chunk = 0; chunk < (words + kScanChunk - 1) / kScanChunk; ++chunk) {
+      bottom_up::scan(scan, chunk * kScanChunk, std::min(words, (chunk + 1) * kScanChunk));
     }
+    if (!list.pairs.empty() && found_to_messages) encode_found(list, count);
+    step.add_atomic(scan.counts);
   }
   return step;
+}
+
+template <class Column, class Position>
+void Grid2D<Column, Position>::encode_found(FoundList& list, local_t count) const {
+  exchange::FoundParentsEncoder encoder(list.messages, list.pairs.size(), count, parent_bits_);
+  for (const FoundPair& f : list.pairs) encoder.add(found_vertex(f), found_parent(f));
+  encoder.finish();
+  list.pairs.clear();
 }
 
 template <class Column, class Position>

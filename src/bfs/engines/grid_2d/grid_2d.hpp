@@ -121,6 +121,8 @@ class Grid2D : public BfsEngine {
   // This rank searches block k of its column for parents: its own block (`own`) against
   // visited_local_, another against `done`, that block's bitmap of vertices with a parent.
   StepCounts search_block(int k, bool own, word_t* done, std::int64_t words, std::span<vertex_t> parents);
+  template <bool Listed>  // the same, the rows with entries listed or not
+  StepCounts search_block_as(int k, bool own, word_t* done, std::int64_t words, std::span<vertex_t> parents);
   // After sub-step s: the block's bitmap on to the previous rank of the column, or, after the last
   // sub-step, its changed words back to the block's owner.
   void pass_block(int s, int k);
@@ -247,6 +249,9 @@ class Grid2D : public BfsEngine {
     }
   };
   std::vector<Padded<FoundList>> found_;
+  // A sub-step's finds (a block of `count` vertices) appended to the search's messages, encoded;
+  // one function whose calls are all inlined: its loop runs for every find.
+  [[gnu::flatten]] void encode_found(FoundList& list, local_t count) const;
   int parent_bits_ = 1;  // of a global id
   std::int64_t connected_local_ = 0;  // this block's vertices with edges
   std::int64_t unvisited_local_ = 0;  // of those, the ones without a parent yet, this search
