@@ -33,6 +33,10 @@ RowPlacement resolve_row_placement(RowPlacement placement, double vertices, doub
 // estimate both take it from here.
 bool lists_filled_rows(FilledRows filled, RowPlacement placement, double vertices, double tuples, GridShape grid);
 
+// Questions a rank asks its processor row at once while entries become sorted positions (kernel 1,
+// sparse rows): a bounded round.
+constexpr std::int64_t kPositionRound = std::int64_t{1} << 22;
+
 // Column: the width of the block's ids and degrees (the run's --ids); Position: the width of an
 // entry, a row-range position, which can be narrower (a row range holds N/R vertices). The pairs
 // built (kernel 1 and the 2D engines alike): G500_2D_WIDTHS.
