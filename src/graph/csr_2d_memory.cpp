@@ -97,7 +97,12 @@ std::vector<MemoryPart> csr_2d_build_parts(const GraphShape& shape, GridShape gr
   const int key_bits =
       rows::id_bits(static_cast<std::int64_t>(n_col)) + rows::id_bits(static_cast<std::int64_t>(n_row));
   const double key = key_bits <= 64 ? 8.0 : key_bits <= 96 ? 12.0 : std::max(8.0, 2 * id_bytes);
-  const double asking = (4 + 8 + 5 * id_bytes) * std::min(arcs, static_cast<double>(kPositionRound));
+  // An owner query holds an owner, a slot and a reply (a position) a question; it answers the
+  // row's own questions in place, so the questions sent and received and both ways' answers are
+  // the others' share, (C - 1) / C of a round.
+  const double remote = (grid.cols - 1.0) / grid.cols;
+  const double asking =
+      (4 + 8 + position_bytes + remote * 4 * position_bytes) * std::min(arcs, static_cast<double>(kPositionRound));
   const double lengths = 2 * 2 * id_bytes * round;
   const double offset = 1.25 * arcs < 4294967295.0 ? 4 : 8, filled = filled_rows_bound(shape, grid);
   std::vector<MemoryPart> parts = {

@@ -84,9 +84,13 @@ EngineMemory grid_2d_memory_bytes(const GraphShape& shape, const BfsOptions& opt
   const double vertices = placement == RowPlacement::dense ? id * n_row : index_bytes * arcs;
   const char* const vertices_name = placement == RowPlacement::dense ? "row range: each position's vertex"
                                                                      : "each entry's vertex: its index in its block";
-  const double asking = placement == RowPlacement::dense
-                            ? 0
-                            : (4 + 8 + 2 * id + 2 * (id + 8)) * std::min(arcs, static_cast<double>(kQueryRound));
+  // An owner query holds an owner, a slot and a reply (an index and a code: two ids' room) a
+  // question; it answers the row's own questions in place, so only the others' share of a round,
+  // (C - 1) / C of it, is sent and received as questions and answered back.
+  const double remote = (grid.cols - 1.0) / grid.cols;
+  const double asking = placement == RowPlacement::dense ? 0
+                                                         : (4 + 8 + 2 * id + remote * (2 * position + 4 * id)) *
+                                                               std::min(arcs, static_cast<double>(kQueryRound));
   const double first_entries = placement == RowPlacement::dense ? 2 * id * filled_rows : 0;
   // Kernel 1's larger moment: its rows being placed, or hybrid-2d's tables made beside the kept graph.
   std::vector<MemoryPart> placing = csr_2d_build_parts(shape, grid, id, position, placement, options.grid.filled_rows);
