@@ -154,6 +154,13 @@ class Grid2D : public BfsEngine {
     if (!w_to_global_.empty()) return static_cast<local_t>(w_to_global_[own_w_begin_ + sorted]) - own_begin_;
     return csr_.to_local(sorted);
   }
+  // An entry's row-range position: its bits under `mask` (32-bit entries hold nothing else).
+  static vertex_t entry_position(Position entry, Position mask) {
+    if constexpr (sizeof(Position) > 4)
+      return static_cast<vertex_t>(entry & mask);
+    else
+      return static_cast<vertex_t>(entry);
+  }
   // Sparse rows: the vertex behind an entry. Its block is its position's column's, and its index
   // there, with sorted blocks, is kept above the position in the entry's spare bits (64-bit entries
   // with room: no second array) or else in a packed table beside the entries; unsorted, it is the
@@ -167,11 +174,7 @@ class Grid2D : public BfsEngine {
     Position position_mask;   // an entry's position bits
     typename Partition2D::ColumnOfPosition column_of;
     const vertex_t* block_begin;
-    // An entry's row-range position (32-bit entries hold nothing else).
-    vertex_t position(Position entry) const {
-      if constexpr (sizeof(Position) > 4) return static_cast<vertex_t>(entry & position_mask);
-      else return static_cast<vertex_t>(entry);
-    }
+    vertex_t position(Position entry) const { return entry_position(entry, position_mask); }
     const void* index_address(const Position* entry) const {
       return reinterpret_cast<const char*>(index_words) +
              static_cast<std::uint64_t>(entry - columns) * static_cast<std::uint64_t>(index_bits) / 8;
@@ -192,13 +195,7 @@ class Grid2D : public BfsEngine {
             position_mask_,                grid_.column_of_position(),
             grid_.row_block_begins()};
   }
-  // An entry's row-range position (as EntryVertex::position).
-  vertex_t position_of(Position entry) const {
-    if constexpr (sizeof(Position) > 4)
-      return static_cast<vertex_t>(entry & position_mask_);
-    else
-      return static_cast<vertex_t>(entry);
-  }
+  vertex_t position_of(Position entry) const { return entry_position(entry, position_mask_); }
   // The vertex behind a row entry, for a parent a bottom-up step finds: dense rows from the row
   // range's table.
   vertex_t vertex_of_entry(const Position* entry) const {
