@@ -192,16 +192,10 @@ FilledSet rows_from_keys(big_vector<Position>& store, std::int64_t unique, int t
   }
   FilledSet filled;
   filled.listed = part_starts != nullptr;
-  if (filled.listed) {
-    filled.list.part_starts = *part_starts;
-    filled.list.part_starts.push_back(n_rows);
-    filled.list.list = big_vector<std::uint32_t>(static_cast<std::size_t>(rows_with_entries));
-    filled.list.part_first.assign(filled.list.part_starts.size(), 0);
-  } else {
+  if (filled.listed)
+    filled.list = RowList(*part_starts, n_rows, rows_with_entries);
+  else
     filled.bits = Bitmap(n_rows);
-  }
-  RowList& list = filled.list;
-  std::size_t part = 0;
   offsets = big_vector<Offset>(static_cast<std::size_t>(rows_with_entries) + 1);
   // Keys in, columns out over them, byte copies both ways (one buffer seen as two types).
   char* const bytes = reinterpret_cast<char*>(store.data());
@@ -211,12 +205,10 @@ FilledSet rows_from_keys(big_vector<Position>& store, std::int64_t unique, int t
     Key key;
     std::memcpy(&key, bytes + k * sizeof(Key), sizeof(Key));
     if (const local_t r = row_of(key); r != previous) {
-      if (filled.listed) {
-        while (r >= list.part_starts[part + 1]) list.part_first[++part] = row;
-        list.list[static_cast<std::size_t>(row)] = static_cast<std::uint32_t>(r - list.part_starts[part]);
-      } else {
+      if (filled.listed)
+        filled.list.add(r);
+      else
         filled.bits.set(r);
-      }
       offsets[row++] = static_cast<Offset>(k);
       previous = r;
     }
@@ -227,8 +219,7 @@ FilledSet rows_from_keys(big_vector<Position>& store, std::int64_t unique, int t
   release_spare_capacity(store);
   columns = std::move(store);
   offsets[rows_with_entries] = static_cast<Offset>(unique);
-  if (filled.listed)
-    while (part + 1 < list.part_starts.size()) list.part_first[++part] = rows_with_entries;
+  if (filled.listed) filled.list.finish();
   return filled;
 }
 

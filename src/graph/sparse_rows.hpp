@@ -30,6 +30,27 @@ struct RowList {
   std::vector<local_t> part_starts;
   big_vector<std::uint32_t> list;
   std::vector<std::int64_t> part_first;
+
+  RowList() = default;
+  // Room for `count` rows with entries of `rows` rows in parts beginning at `starts`; then add()
+  // each of them, rising, and finish().
+  RowList(std::span<const local_t> starts, local_t rows, std::int64_t count)
+      : part_starts(starts.begin(), starts.end()),
+        list(static_cast<std::size_t>(count)),
+        part_first(starts.size() + 1, 0) {
+    part_starts.push_back(rows);
+  }
+  void add(local_t u) {
+    while (u >= part_starts[part_ + 1]) part_first[++part_] = added_;
+    list[static_cast<std::size_t>(added_++)] = static_cast<std::uint32_t>(u - part_starts[part_]);
+  }
+  void finish() {
+    while (part_ + 1 < part_starts.size()) part_first[++part_] = added_;
+  }
+
+ private:
+  std::size_t part_ = 0;    // the part of the last row added
+  std::int64_t added_ = 0;  // rows added
 };
 
 // Count: wide enough for the number of rows (a row id's type). With 32 bits there are at most
@@ -78,19 +99,10 @@ class SparseRows {
   // Listed from here on: the bits and counts become the list of rows with entries, by part; parts
   // begin at `part_starts` (rising from 0, each under 2^32 rows).
   void list_rows(std::span<const local_t> part_starts) {
-    RowList listed{{part_starts.begin(), part_starts.end()}, big_vector<std::uint32_t>(filled_rows()), {}};
-    listed.part_starts.push_back(rows_);
-    listed.part_first.assign(listed.part_starts.size(), 0);
-    std::int64_t k = 0;
-    std::size_t p = 0;
-    for (std::int64_t w = 0; w < filled_.num_words(); ++w) {
-      for (word_t bits = filled_.word(w); bits; bits &= bits - 1) {
-        const local_t u = w * kWordBits + __builtin_ctzll(bits);
-        while (u >= listed.part_starts[p + 1]) listed.part_first[++p] = k;
-        listed.list[k++] = static_cast<std::uint32_t>(u - listed.part_starts[p]);
-      }
-    }
-    while (p + 1 < listed.part_starts.size()) listed.part_first[++p] = k;
+    RowList listed(part_starts, rows_, filled_rows());
+    for (std::int64_t w = 0; w < filled_.num_words(); ++w)
+      for (word_t bits = filled_.word(w); bits; bits &= bits - 1) listed.add(w * kWordBits + __builtin_ctzll(bits));
+    listed.finish();
     listed_ = true;
     list_ = std::move(listed.list);
     part_starts_ = std::move(listed.part_starts);
