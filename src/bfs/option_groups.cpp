@@ -1,4 +1,3 @@
-#include <array>
 #include <stdexcept>
 #include "bfs/option_groups.hpp"
 
@@ -16,13 +15,18 @@ namespace {
 
 CLI::Validator on_off() { return choice<bool>({{"on", true}, {"off", false}}); }
 
-// --ids and --grid-positions: auto, 32 or 64, read and written alike.
-CLI::Validator id_widths() {
-  return choice<IdWidth>({{"auto", IdWidth::automatic}, {"32", IdWidth::bits32}, {"64", IdWidth::bits64}});
-}
-const char* id_width_name(IdWidth width) {
-  return width == IdWidth::automatic ? "auto" : width == IdWidth::bits32 ? "32" : "64";
-}
+// Each enum option's words, read and written alike. --ids and --grid-positions share theirs.
+const Words<IdWidth> kIdWidths = {{"auto", IdWidth::automatic}, {"32", IdWidth::bits32}, {"64", IdWidth::bits64}};
+const Words<DegreeOrder> kDegreeOrders = {
+    {"auto", DegreeOrder::automatic}, {"on", DegreeOrder::on}, {"off", DegreeOrder::off}};
+const Words<Staging> kStagings = {{"auto", Staging::automatic}, {"on", Staging::on}, {"off", Staging::off}};
+const Words<FoldFormat> kFoldFormats = {{"vlq", FoldFormat::vlq}, {"none", FoldFormat::none}};
+const Words<RowPlacement> kRowPlacements = {
+    {"auto", RowPlacement::automatic}, {"dense", RowPlacement::dense}, {"sparse", RowPlacement::sparse}};
+const Words<FilledRows> kFilledRows = {
+    {"auto", FilledRows::automatic}, {"bitmap", FilledRows::bitmap}, {"list", FilledRows::list}};
+const Words<FrontierStorage> kFrontierStorages = {
+    {"auto", FrontierStorage::automatic}, {"apart", FrontierStorage::apart}, {"shared", FrontierStorage::shared}};
 
 }  // namespace
 
@@ -58,9 +62,9 @@ const OptionGroup kBottomUpGroup = {
                      "hybrid-1d: renumber each rank's vertices by decreasing degree within windows of 32768 (a table "
                      "of 2 bytes a vertex on every rank); auto: on while a rank holds at least as many arcs as there "
                      "are vertices")
-          ->transform(choice<DegreeOrder>({{"auto", DegreeOrder::automatic}, {"on", DegreeOrder::on},
-                                           {"off", DegreeOrder::off}}))
-          ->default_str("auto")->group("Bottom-up steps");
+          ->transform(choice(kDegreeOrders))
+          ->default_str("auto")
+          ->group("Bottom-up steps");
     },
     [](const BfsOptions& o) {
       const int g = o.bottom_up.summary_granularity;
@@ -71,7 +75,7 @@ const OptionGroup kBottomUpGroup = {
     [](const BfsOptions& o, nlohmann::json& out) {
       out["summary_granularity"] = o.bottom_up.summary_granularity;
       out["summary_check"] = o.bottom_up.summary_check;
-      out["degree_order"] = std::array{"auto", "on", "off"}[static_cast<int>(o.bottom_up.degree_order)];
+      out["degree_order"] = word_of(kDegreeOrders, o.bottom_up.degree_order);
     },
 };
 
@@ -79,12 +83,12 @@ const OptionGroup kIdsGroup = {
     "ids",
     [](CLI::App& app, BfsOptions& o) {
       app.add_option("--ids", o.ids, "stored vertex id width: auto (32-bit when N <= 2^32), 32 or 64")
-          ->transform(id_widths())
+          ->transform(choice(kIdWidths))
           ->default_str("auto")
           ->group("Graph storage");
     },
     [](const BfsOptions&) {},
-    [](const BfsOptions& o, nlohmann::json& out) { out["ids"] = id_width_name(o.ids); },
+    [](const BfsOptions& o, nlohmann::json& out) { out["ids"] = word_of(kIdWidths, o.ids); },
 };
 
 const OptionGroup kCoalescingGroup = {
@@ -110,13 +114,12 @@ const OptionGroup kDeviceGroup = {
       app.add_option("--staging", o.device.staging,
                      "GPU engines: copy exchanges through host memory (on), hand device buffers to MPI (off: needs "
                      "CUDA-aware MPI), or off when MPI is CUDA-aware (auto)")
-          ->transform(choice<Staging>({{"auto", Staging::automatic}, {"on", Staging::on}, {"off", Staging::off}}))
-          ->default_str("auto")->group("GPU engines");
+          ->transform(choice(kStagings))
+          ->default_str("auto")
+          ->group("GPU engines");
     },
     [](const BfsOptions&) {},
-    [](const BfsOptions& o, nlohmann::json& out) {
-      out["staging"] = o.device.staging == Staging::automatic ? "auto" : o.device.staging == Staging::on ? "on" : "off";
-    },
+    [](const BfsOptions& o, nlohmann::json& out) { out["staging"] = word_of(kStagings, o.device.staging); },
 };
 
 const OptionGroup kGridGroup = {
@@ -126,37 +129,35 @@ const OptionGroup kGridGroup = {
           ->capture_default_str()->group("2D engines");
       app.add_option("--compress", o.grid.compress,
                      "fold wire format: vlq (delta + variable-length quantities) or none (fixed-width ids)")
-          ->transform(choice<FoldFormat>({{"vlq", FoldFormat::vlq}, {"none", FoldFormat::none}}))
-          ->default_str("vlq")->group("2D engines");
+          ->transform(choice(kFoldFormats))
+          ->default_str("vlq")
+          ->group("2D engines");
       app.add_option("--sort-vertices", o.grid.sort_vertices,
                      "renumber each block's vertices by decreasing degree for the visited bitmap (on|off)")
           ->transform(on_off())->default_str("on")->group("2D engines");
       app.add_option("--grid-rows", o.grid.rows,
                      "kernel 1's rows: a table of every row of the processor column (dense), offsets of the rows "
                      "with entries only, from sorted keys (sparse: for large grids), or the smaller (auto)")
-          ->transform(choice<RowPlacement>(
-              {{"auto", RowPlacement::automatic}, {"dense", RowPlacement::dense}, {"sparse", RowPlacement::sparse}}))
-          ->default_str("auto")->group("2D engines");
+          ->transform(choice(kRowPlacements))
+          ->default_str("auto")
+          ->group("2D engines");
       app.add_option("--grid-filled-rows", o.grid.filled_rows,
                      "how sparse rows find their rows with entries: a bit a row of the processor column with "
                      "counts (bitmap), a sorted list of them (list: for thousands of ranks), or the smaller (auto)")
-          ->transform(choice<FilledRows>(
-              {{"auto", FilledRows::automatic}, {"bitmap", FilledRows::bitmap}, {"list", FilledRows::list}}))
+          ->transform(choice(kFilledRows))
           ->default_str("auto")
           ->group("2D engines");
       app.add_option("--grid-frontiers", o.grid.frontiers,
                      "hybrid-2d's column and row frontiers: two bitmaps (apart), or one storage that top-down and "
                      "bottom-up levels take in turn, without the at-once search of a search's tail (shared); auto: "
                      "shared where a frontier holds a byte an arc of the rank's or more (256 grid rows on)")
-          ->transform(choice<FrontierStorage>({{"auto", FrontierStorage::automatic},
-                                               {"apart", FrontierStorage::apart},
-                                               {"shared", FrontierStorage::shared}}))
+          ->transform(choice(kFrontierStorages))
           ->default_str("auto")
           ->group("2D engines");
       app.add_option("--grid-positions", o.grid.positions,
                      "stored width of a row entry (a vertex's position in its processor row's range of N/R): auto "
                      "(32-bit when the range fits, even with 64-bit ids), 32 or 64 (no wider than --ids)")
-          ->transform(id_widths())
+          ->transform(choice(kIdWidths))
           ->default_str("auto")
           ->group("2D engines");
     },
@@ -164,16 +165,12 @@ const OptionGroup kGridGroup = {
     [](const BfsOptions&) {},
     [](const BfsOptions& o, nlohmann::json& out) {
       out["grid"] = o.grid.grid;
-      out["compress"] = o.grid.compress == FoldFormat::vlq ? "vlq" : "none";
+      out["compress"] = word_of(kFoldFormats, o.grid.compress);
       out["sort_vertices"] = o.grid.sort_vertices;
-      out["grid_rows"] = o.grid.rows == RowPlacement::automatic ? "auto" : o.grid.rows == RowPlacement::dense ? "dense" : "sparse";
-      out["grid_filled_rows"] = o.grid.filled_rows == FilledRows::automatic ? "auto"
-                                : o.grid.filled_rows == FilledRows::bitmap  ? "bitmap"
-                                                                            : "list";
-      out["grid_frontiers"] = o.grid.frontiers == FrontierStorage::automatic ? "auto"
-                              : o.grid.frontiers == FrontierStorage::apart   ? "apart"
-                                                                             : "shared";
-      out["grid_positions"] = id_width_name(o.grid.positions);
+      out["grid_rows"] = word_of(kRowPlacements, o.grid.rows);
+      out["grid_filled_rows"] = word_of(kFilledRows, o.grid.filled_rows);
+      out["grid_frontiers"] = word_of(kFrontierStorages, o.grid.frontiers);
+      out["grid_positions"] = word_of(kIdWidths, o.grid.positions);
     },
 };
 

@@ -4,6 +4,7 @@
 // takes the words only and says which they are.
 #include "core/cli.hpp"
 
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -18,9 +19,22 @@ inline std::string word_list(const std::vector<std::string>& words) {
   return list;
 }
 
+// An option's words and the values they stand for: one list, read by choice() and written back
+// (--json) by word_of().
+template <class T>
+using Words = std::vector<std::pair<std::string, T>>;
+
+// The word that stands for `value` in `words`.
+template <class T>
+const std::string& word_of(const Words<T>& words, T value) {
+  for (const auto& [word, v] : words)
+    if (v == value) return word;
+  throw std::logic_error("an option's value without a word");
+}
+
 // For an option whose target is T (an enum, bool or std::string): each word and its value.
 template <class T>
-CLI::Validator choice(std::vector<std::pair<std::string, T>> words) {
+CLI::Validator choice(Words<T> words) {
   std::vector<std::string> names;
   for (const auto& w : words) names.push_back(w.first);
   const std::string list = word_list(names);

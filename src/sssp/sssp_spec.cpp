@@ -1,6 +1,5 @@
 #include "sssp/sssp_spec.hpp"
 
-#include <array>
 #include <cfloat>
 #include <charconv>
 #include <nlohmann/json.hpp>
@@ -32,6 +31,16 @@ float parse_delta(const std::string& text) {
 
 CLI::Validator on_off() { return choice<bool>({{"on", true}, {"off", false}}); }
 
+// Each enum option's words, read and written alike.
+const Words<Fusion> kFusions = {{"auto", Fusion::automatic}, {"on", Fusion::on}, {"off", Fusion::off}};
+const Words<HeavyDirection> kHeavyDirections = {
+    {"auto", HeavyDirection::automatic}, {"push", HeavyDirection::push}, {"pull", HeavyDirection::pull}};
+const Words<WholeRows> kWholeRows = {{"auto", WholeRows::automatic}, {"on", WholeRows::on}, {"off", WholeRows::off}};
+const Words<Replicas> kReplicas = {
+    {"auto", Replicas::automatic}, {"whole", Replicas::whole}, {"hubs", Replicas::hubs}, {"ghosts", Replicas::ghosts}};
+const Words<SsspExchange> kExchanges = {
+    {"auto", SsspExchange::automatic}, {"alltoallv", SsspExchange::alltoallv}, {"sparse", SsspExchange::sparse}};
+
 void add_options(CLI::App& app, SsspOptions& o) {
   const char* group = "Kernel 3 (SSSP)";
   app.add_option_function<std::string>(
@@ -42,21 +51,22 @@ void add_options(CLI::App& app, SsspOptions& o) {
                  "SSSP: relax a rank's own vertices that fall back into the current bucket before the round's "
                  "exchange (bucket fusion), or one global round each; auto: on with one rank, off with several (the "
                  "others wait in the exchange while one fuses)")
-      ->transform(choice<Fusion>({{"auto", Fusion::automatic}, {"on", Fusion::on}, {"off", Fusion::off}}))
-      ->default_str("auto")->group(group);
+      ->transform(choice(kFusions))
+      ->default_str("auto")
+      ->group(group);
   app.add_option("--sssp-heavy", o.heavy,
                  "SSSP: a bucket's heavy edges pushed by its settled vertices, or pulled by the unsettled ones (from "
                  "a copy of the bucket on every rank with whole replicas, by asking the owners with hubs), or auto: "
                  "whichever has less work")
-      ->transform(choice<HeavyDirection>(
-          {{"auto", HeavyDirection::automatic}, {"push", HeavyDirection::push}, {"pull", HeavyDirection::pull}}))
+      ->transform(choice(kHeavyDirections))
       ->default_str("auto")
       ->group(group);
   app.add_option("--sssp-whole-rows", o.whole_rows,
                  "SSSP: relax a vertex's heavy edges with its light ones each time a round takes it, not once after "
                  "its bucket; auto: once the search is past its dense buckets (the first bucket pushed after a pull)")
-      ->transform(choice<WholeRows>({{"auto", WholeRows::automatic}, {"on", WholeRows::on}, {"off", WholeRows::off}}))
-      ->default_str("auto")->group(group);
+      ->transform(choice(kWholeRows))
+      ->default_str("auto")
+      ->group(group);
   app.add_option("--sssp-tail", o.tail,
                  "SSSP: once few vertices wait in later buckets, relax them all Bellman-Ford style in one last "
                  "bucket, or keep a bucket each")
@@ -74,32 +84,27 @@ void add_options(CLI::App& app, SsspOptions& o) {
                  "distances of the vertices its rows reach, told by their owners as they settle, 4 bytes more an "
                  "entry: pruning toward any of them, pulling from them), or auto: whole while N/8 is at most 64 MiB, "
                  "else hubs")
-      ->transform(choice<Replicas>({{"auto", Replicas::automatic},
-                                    {"whole", Replicas::whole},
-                                    {"hubs", Replicas::hubs},
-                                    {"ghosts", Replicas::ghosts}}))
+      ->transform(choice(kReplicas))
       ->default_str("auto")
       ->group(group);
   app.add_option("--sssp-exchange", o.exchange,
                  "SSSP: how a round's relaxations reach their owners: alltoallv (after an alltoall of every count), "
                  "sparse (a message to each rank with items, then a non-blocking barrier: no work for ranks without "
                  "items), or auto: sparse from 2 ranks")
-      ->transform(choice<SsspExchange>({{"auto", SsspExchange::automatic},
-                                        {"alltoallv", SsspExchange::alltoallv},
-                                        {"sparse", SsspExchange::sparse}}))
+      ->transform(choice(kExchanges))
       ->default_str("auto")
       ->group(group);
 }
 
 void options_to_json(const SsspOptions& o, nlohmann::json& out) {
   out["delta"] = o.delta;
-  out["sssp_fusion"] = std::array{"auto", "on", "off"}[static_cast<int>(o.fusion)];
+  out["sssp_fusion"] = word_of(kFusions, o.fusion);
   out["sssp_tail"] = o.tail;
   out["sssp_prune"] = o.prune;
-  out["sssp_heavy"] = std::array{"auto", "push", "pull"}[static_cast<int>(o.heavy)];
-  out["sssp_whole_rows"] = std::array{"auto", "on", "off"}[static_cast<int>(o.whole_rows)];
-  out["sssp_replicas"] = std::array{"auto", "whole", "hubs", "ghosts"}[static_cast<int>(o.replicas)];
-  out["sssp_exchange"] = std::array{"auto", "alltoallv", "sparse"}[static_cast<int>(o.exchange)];
+  out["sssp_heavy"] = word_of(kHeavyDirections, o.heavy);
+  out["sssp_whole_rows"] = word_of(kWholeRows, o.whole_rows);
+  out["sssp_replicas"] = word_of(kReplicas, o.replicas);
+  out["sssp_exchange"] = word_of(kExchanges, o.exchange);
 }
 
 // What parsing cannot see: options set by a program (tests, the lab) as well as by the command line.
