@@ -6,6 +6,7 @@ over the peak, construction, mean search, harmonic-mean TEPS, validation per roo
 batch, and (with --row-codes) what the rows would take stored as byte-coded gaps.
 
   bench/whole_run.py --scale 26 --np 2 --threads 1 --row-codes -o bench/results/whole_run/whole_s26_np2_t1.json
+  bench/whole_run.py --scale 27 --np 2 --roots 8 --bfs hybrid-2d -o bench/results/whole_run/whole_s27_2d.json
 
 The whole-run targets (SCALE 26 at -np 2: the whole command in at most 480 s, construction at most
 90 s, validation at most 5 s a root; the estimate within 10% of the peak) are printed beside the
@@ -33,6 +34,7 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--roots", type=int, default=64)
     ap.add_argument("--kernels", default="bfs", help="g500's --kernels (bfs,sssp: kernel 3's figures too)")
+    ap.add_argument("--bfs", default="", help="g500's --bfs (its default when not given)")
     ap.add_argument("--row-codes", action="store_true", help="also --measure-row-codes (untimed, after kernel 1)")
     ap.add_argument("-o", "--output", required=True)
     ap.add_argument("--keep-json", action="store_true", help="keep g500's own --json beside the summary")
@@ -48,6 +50,8 @@ def main():
                                     "--roots", str(a.roots), "--json", os.path.relpath(own_json, ROOT) if a.keep_json else own_json]
     if a.kernels != "bfs":
         cmd += ["--kernels", a.kernels]
+    if a.bfs:
+        cmd += ["--bfs", a.bfs]
     if a.row_codes:
         cmd.append("--measure-row-codes")
     start = time.monotonic()
@@ -61,6 +65,7 @@ def main():
         "command": "OMP_NUM_THREADS=%d %s" % (a.threads, benchlib.shown(cmd)),
         "date": time.strftime("%Y-%m-%d"),
         "wall_seconds": wall,
+        "bfs": r["options"].get("bfs"),
         "generation_seconds": r["graph_generation"],
         "construction_seconds": r["construction_time"],
         "mean_search_seconds": stats["time"]["mean"],
