@@ -22,6 +22,9 @@
 // write of its own (mark with no finds changes nothing):
 //     static constexpr bool kSkipsEmptyWords = true;
 //     bool idle();                              // nothing waits for word_done (no finds held back)
+// and may fetch the rows of a word's misses itself (as fetch_rows below), when its tries have
+// learnt where those rows are:
+//     word_t fetch_rows(std::int64_t w, word_t rest, std::span<const Entry>* rows);
 //     std::int64_t next_unvisited(std::int64_t w, std::int64_t last);  // the first word from w on
 //                                               // with a vertex to search, or one whose test needs
 //                                               // unvisited() (a last, partial word); at most last
@@ -72,6 +75,15 @@ word_t search_rows(Block& block, std::int64_t w, word_t due, const Row* rows, st
   return hits;
 }
 
+// The block's own fetch_rows where it has one.
+template <class Block, class Row>
+[[gnu::always_inline]] inline word_t fetch_rows_of(Block& block, std::int64_t w, word_t rest, Row* rows) {
+  if constexpr (requires { block.fetch_rows(w, rest, rows); })
+    return block.fetch_rows(w, rest, rows);
+  else
+    return fetch_rows(block, w, rest, rows);
+}
+
 template <class Block>
 constexpr bool skips_empty_words() {
   if constexpr (requires { Block::kSkipsEmptyWords; }) return Block::kSkipsEmptyWords;
@@ -104,7 +116,7 @@ void scan(Block& block, std::int64_t first, std::int64_t last) {
     if (w < last) {  // a block may write word w whole here, found or not (hybrid-1d's next frontier)
       tries += __builtin_popcountll(todo);
       newly = block.try_first_entries(w, todo);
-      if (const word_t rest = todo & ~newly) need_rows = fetch_rows(block, w, rest, rows[w & 1]);
+      if (const word_t rest = todo & ~newly) need_rows = fetch_rows_of(block, w, rest, rows[w & 1]);
     }
     if (rows_due) block.mark(w - 1, search_rows(block, w - 1, rows_due, rows[(w - 1) & 1], examined));
     block.word_done();

@@ -16,8 +16,8 @@ namespace g500 {
 // (bfs/bottom_up_scan.hpp): for each unvisited vertex of the block, a parent in the row's frontier.
 //
 // In this rank's own block a parent is written straight in. Another block's finds are
-// kept, in vertex order, for its owner: word w's first-entry finds wait (`before`) until word w's
-// row finds (`row_finds`), searched an iteration later, are merged in.
+// kept, in vertex order, for its owner: word w's parents wait in `parent_of` by bit until its rows,
+// searched an iteration later, have added theirs, and then go out together in bit order.
 //
 // The block's rows with entries come from the CSR's bits and counts, word by word, or (Listed) from
 // its sorted list, walked in step with the scan: a word's bits and first place are gathered from
@@ -69,8 +69,14 @@ struct Grid2D<Column, Position>::BlockScan {
   const EntryVertex entry_vertex = engine.entry_vertex();                          // sparse rows: an entry's vertex
   const std::uint32_t* const narrow_offsets = engine.csr_.index.narrow_offsets();  // sparse rows, or null
   StepCounts counts;
-  FoundPair before[kWordBits], ahead[kWordBits], row_finds[kWordBits];
-  int n_before = 0, n_ahead = 0, n_row_finds = 0;
+  // Another block: the parents found in words w - 1 and w by bit (parent_of[w & 1]), and the word
+  // whose finds wait for its rows (`waiting`, those found so far).
+  Column parent_of[2][kWordBits];
+  std::int64_t waiting_word = 0;
+  word_t waiting = 0;
+  // Sparse rows: the word's tried rows, from their first entry to their end, for fetch_rows.
+  const Position* tried[kWordBits];
+  const Position* tried_end[kWordBits];
 
   // Listed: word w's rows with entries, gathered from the list (a seek where the scan moved back, to
   // another chunk, or past rows).
@@ -136,47 +142,52 @@ struct Grid2D<Column, Position>::BlockScan {
         const vertex_t mask = -static_cast<vertex_t>(hit);
         parents[w * kWordBits + b] = (static_cast<vertex_t>(first.vertex) & mask) | ~mask;
       } else {
-        ahead[n_ahead] = found_pair(w * kWordBits + b, first.vertex);
-        n_ahead += static_cast<int>(hit);
+        parent_of[w & 1][b] = static_cast<Column>(first.vertex);  // kept only if hit
       }
       newly |= hit << b;
     }
     return newly;
   }
-  // Sparse rows: each row's first entry read in place (rows hold about one entry each), and its
-  // vertex worked out after the tries, for the hits alone.
+  // Sparse rows: each row's first entry read in place (rows hold about one entry each), with the
+  // row's end for fetch_rows, and its vertex worked out after the tries, for the hits alone.
   template <bool Own>
   word_t try_sparse_first_entries(std::int64_t w, word_t todo) {
-    const Position* tried[kWordBits];
     word_t newly = 0;
-    const int ahead_before = n_ahead;
     for (word_t bits = todo; bits; bits &= bits - 1) {
       const int b = __builtin_ctzll(bits);
       const std::int64_t k = filled_place(w, b);
-      const Position* const entry =
-          entry_vertex.columns + (narrow_offsets ? narrow_offsets[k] : engine.csr_.index.offset(k));
+      const edge_count_t first = narrow_offsets ? narrow_offsets[k] : engine.csr_.index.offset(k);
+      const edge_count_t end = narrow_offsets ? narrow_offsets[k + 1] : engine.csr_.index.offset(k + 1);
+      const Position* const entry = entry_vertex.columns + first;
       tried[b] = entry;
+      tried_end[b] = entry_vertex.columns + end;
       // A hit reads the entry's index: fetched beside the entry, so that the two misses overlap.
       if (entry_vertex.index_words) __builtin_prefetch(entry_vertex.index_address(entry));
-      const word_t hit = in_frontier(*entry);
-      if constexpr (!Own) {
-        ahead[n_ahead] = found_pair(w * kWordBits + b, 0);
-        n_ahead += static_cast<int>(hit);
-      }
-      newly |= hit << b;
+      newly |= static_cast<word_t>(in_frontier(*entry)) << b;
     }
-    if constexpr (Own) {
-      for (word_t bits = newly; bits; bits &= bits - 1) {
-        const int b = __builtin_ctzll(bits);
+    for (word_t bits = newly; bits; bits &= bits - 1) {
+      const int b = __builtin_ctzll(bits);
+      if constexpr (Own)
         parents[w * kWordBits + b] = entry_vertex(tried[b]);
-      }
-    } else {
-      for (int i = ahead_before; i < n_ahead; ++i) {
-        const local_t v = found_vertex(ahead[i]);
-        ahead[i] = found_pair(v, static_cast<Column>(entry_vertex(tried[v % kWordBits])));
-      }
+      else
+        parent_of[w & 1][b] = static_cast<Column>(entry_vertex(tried[b]));
     }
     return newly;
+  }
+  // Of word w's vertices in `rest`, those with entries past the first: their rows, kept in `rows`
+  // by bit and prefetched. Sparse rows have their bounds from the tries; dense rows look them up.
+  template <class Row>
+  word_t fetch_rows(std::int64_t w, word_t rest, Row* rows) const {
+    if (!engine.first_.empty()) return bottom_up::fetch_rows(*this, w, rest, rows);
+    word_t need_rows = 0;
+    for (; rest; rest &= rest - 1) {
+      const int b = __builtin_ctzll(rest);
+      if (tried_end[b] - tried[b] < 2) continue;
+      need_rows |= word_t{1} << b;
+      rows[b] = Row(tried[b], tried_end[b]);
+      __builtin_prefetch(tried[b] + 1);
+    }
+    return need_rows;
   }
 
   void found_in_row(local_t v, const Position* entry) {
@@ -185,21 +196,24 @@ struct Grid2D<Column, Position>::BlockScan {
     if (own_block)
       parents[v] = static_cast<vertex_t>(parent);
     else
-      row_finds[n_row_finds++] = found_pair(v, parent);
+      parent_of[(v / kWordBits) & 1][v % kWordBits] = parent;
   }
 
   // Word w's vertices found: into the block's bitmap, and this block's next frontier or the summary
   // of changed words (one thread owns each word of it: chunks are whole words of it).
   void mark(std::int64_t w, word_t newly) {
     done[w] |= newly;
-    if (own_block)
+    if (own_block) {
       next[w] |= newly;
-    else if (newly)
-      changed[w / kWordBits] |= word_t{1} << (w % kWordBits);
+    } else {
+      if (newly) changed[w / kWordBits] |= word_t{1} << (w % kWordBits);
+      waiting_word = w;  // word w - 1's row finds, then word w's first-entry finds
+      waiting |= newly;
+    }
   }
 
   static constexpr bool kSkipsEmptyWords = true;
-  bool idle() const { return n_before == 0 && n_ahead == 0 && n_row_finds == 0; }
+  bool idle() const { return waiting == 0; }
   std::int64_t next_unvisited(std::int64_t w, std::int64_t last) {
     const std::int64_t whole = std::min(last, words - 1);  // the last word has a mask of its own
     if constexpr (Listed) {
@@ -212,20 +226,15 @@ struct Grid2D<Column, Position>::BlockScan {
     return w;
   }
 
-  // Another block: the previous word's first-entry and row finds, merged into `out`; this word's
-  // first-entry finds wait their turn.
+  // Another block: the previous word's finds, first-entry and row alike, out in vertex order.
   void word_done() {
     if (own_block) return;
-    if (n_row_finds == 0) {  // most words: the first-entry finds alone, already in order
-      for (int i = 0; i < n_before; ++i) out.push_back(before[i]);
-    } else {
-      std::merge(before, before + n_before, row_finds, row_finds + n_row_finds, std::back_inserter(out),
-                 [](const FoundPair& a, const FoundPair& b) { return found_vertex(a) < found_vertex(b); });
-      n_row_finds = 0;
+    const Column* const parent = parent_of[waiting_word & 1];
+    for (word_t bits = waiting; bits; bits &= bits - 1) {
+      const int b = __builtin_ctzll(bits);
+      out.push_back(found_pair(waiting_word * kWordBits + b, parent[b]));
     }
-    for (int i = 0; i < n_ahead; ++i) before[i] = ahead[i];
-    n_before = n_ahead;
-    n_ahead = 0;
+    waiting = 0;
   }
 };
 
