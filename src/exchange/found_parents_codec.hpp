@@ -111,7 +111,30 @@ class BitReader {
   }
   std::uint64_t position() const { return pos_; }
 
+  // One vertex's gap and parent in three loads and no loop, where the message has room past them
+  // for whole-word reads and the codes are short (most vertices); false, having read nothing,
+  // where not: get() and unary() then take it.
+  bool quick_vertex(int k, int bits, std::uint64_t& q, word_t& low, word_t& parent) {
+    if (pos_ + 2 * kWordBits > end_ || static_cast<std::uint64_t>(bits) > kQuickBits) return false;
+    const word_t p = peek(pos_);
+    q = static_cast<std::uint64_t>(std::countr_zero(~p));
+    const std::uint64_t gap_bits = q + 1 + static_cast<std::uint64_t>(k);
+    if (gap_bits > kQuickBits) return false;
+    low = (p >> (q + 1)) & ((word_t{1} << k) - 1);
+    parent = peek(pos_ + gap_bits) & ((word_t{1} << bits) - 1);
+    pos_ += gap_bits + static_cast<std::uint64_t>(bits);
+    return true;
+  }
+
  private:
+  // Bits from bit `at` on: at least kQuickBits of them (a byte-aligned 8-byte read, shifted).
+  static constexpr std::uint64_t kQuickBits = 56;
+  word_t peek(std::uint64_t at) const {
+    word_t v;
+    std::memcpy(&v, bytes_.data() + at / 8, sizeof v);
+    return v >> (at % 8);
+  }
+
   std::span<const std::uint8_t> bytes_;
   std::uint64_t end_;
   std::uint64_t pos_ = 0;
@@ -133,8 +156,14 @@ class FoundParentsEncoder {
   void add(std::int64_t v, word_t parent) {
     const std::uint64_t gap = static_cast<std::uint64_t>(v - previous_ - 1);
     previous_ = v;
-    writer_.unary(gap >> k_);
-    writer_.put(gap & ((word_t{1} << k_) - 1), k_);
+    const std::uint64_t q = gap >> k_;
+    const word_t low = gap & ((word_t{1} << k_) - 1);
+    if (q + 1 + static_cast<std::uint64_t>(k_) < kWordBits) {  // most gaps: q ones, a zero and low, at once
+      writer_.put(((word_t{1} << q) - 1) | low << (q + 1), static_cast<int>(q) + 1 + k_);
+    } else {
+      writer_.unary(q);
+      writer_.put(low, k_);
+    }
     writer_.put(parent, bits_);
   }
   void finish() { writer_.flush(); }
@@ -163,12 +192,16 @@ std::size_t decode_found_parents_front(std::span<const std::uint8_t> bytes, std:
   found_parents::BitReader reader(bytes.subspan(sizeof(word_t)));
   std::int64_t previous = -1;
   for (std::uint64_t j = 0; j < vertices; ++j) {
-    const std::uint64_t q = reader.unary();
+    std::uint64_t q;
+    word_t low, parent;
+    const bool quick = reader.quick_vertex(k, bits, q, low, parent);
+    if (!quick) q = reader.unary();
     if (q > (static_cast<std::uint64_t>(count) >> k)) throw FoundParentsError("found-parents gap past the block");
-    const std::int64_t v = previous + 1 + static_cast<std::int64_t>((q << k) | reader.get(k));
+    if (!quick) low = reader.get(k);
+    const std::int64_t v = previous + 1 + static_cast<std::int64_t>((q << k) | low);
     if (v >= count) throw FoundParentsError("found-parents vertex " + std::to_string(v) + " past the block");
     previous = v;
-    at(v, reader.get(bits));
+    at(v, quick ? parent : reader.get(bits));
   }
   return ((reader.position() + kWordBits - 1) / kWordBits + 1) * sizeof(word_t);
 }

@@ -64,6 +64,29 @@ TEST(FoundParentsCodec, RoundTrip) {
   }
 }
 
+// Gaps far longer than the mean (a unary code past a word, or just past the decoder's quick
+// reach) and parents as wide as the quick path takes and one bit wider, around runs of short gaps.
+TEST(FoundParentsCodec, LongGapsBesideShortOnes) {
+  const std::int64_t count = std::int64_t{1} << 20;
+  for (int bits : {22, 56, 57}) {
+    // 1,301 vertices: the encoder's k is 9, so the far gap's unary part is `ones` long.
+    for (std::int64_t ones : {0, 45, 46, 47, 60, 200, 1900}) {
+      const std::int64_t far = (ones << 9) + 1;
+      Block b{Bitmap(count), std::vector<std::uint64_t>(count, 0), {}};
+      const std::uint64_t top = (std::uint64_t{1} << bits) - 1;
+      auto take = [&](std::int64_t v) {
+        b.found.set(v);
+        b.expect.emplace_back(v, v % 2 ? top : static_cast<std::uint64_t>(v));
+      };
+      for (std::int64_t v = 0; v < 1000; ++v) take(v);
+      take(999 + far);
+      for (std::int64_t v = count - 900; v < count; v += 3) take(v);
+      ASSERT_EQ(b.expect.size(), 1301u);
+      EXPECT_EQ(decode(encode(b, bits), count, bits), b.expect) << bits << " " << ones;
+    }
+  }
+}
+
 // A vertex costs its parent's bits and about log2(1 / density) + 1.5 bits of gap: dense or sparse,
 // far below a bitmap of the block's (1 / density bits a vertex) once found vertices are sparse.
 TEST(FoundParentsCodec, AVertexCostsItsParentAndAShortGap) {
