@@ -48,15 +48,19 @@ inline word_t word_at(std::span<const std::uint8_t> bytes, std::size_t w) {
   return v;
 }
 
+// Bits appended to `out`, which grows once, by the most the writer is told it will take, and is
+// cut back to what it took by flush().
 class BitWriter {
  public:
-  explicit BitWriter(std::vector<std::uint8_t>& out) : out_(out) {}
+  BitWriter(std::vector<std::uint8_t>& out, std::uint64_t most_bits) : out_(out), at_(out.size()) {
+    out.resize(at_ + (most_bits + kWordBits - 1) / kWordBits * sizeof(word_t));
+  }
   // The low n bits of v (v < 2^n, n <= 63).
   void put(word_t v, int n) {
     packed_ |= v << filled_;
     filled_ += n;
     if (filled_ >= kWordBits) {
-      append_word(packed_, out_);
+      store(packed_);
       filled_ -= kWordBits;
       packed_ = filled_ ? v >> (n - filled_) : 0;
     }
@@ -66,13 +70,21 @@ class BitWriter {
     put((word_t{1} << q) - 1, static_cast<int>(q) + 1);  // q ones, then a zero
   }
   void flush() {
-    if (filled_) append_word(packed_, out_);
+    if (filled_) store(packed_);
     filled_ = 0;
     packed_ = 0;
+    out_.resize(at_);
   }
 
  private:
+  void store(word_t w) {
+    if (at_ + sizeof(word_t) > out_.size()) throw std::logic_error("found-parents message longer than its bound");
+    std::memcpy(out_.data() + at_, &w, sizeof(word_t));
+    at_ += sizeof(word_t);
+  }
+
   std::vector<std::uint8_t>& out_;
+  std::size_t at_;  // where the next word goes
   word_t packed_ = 0;
   int filled_ = 0;
 };
@@ -146,13 +158,13 @@ class BitReader {
 // with its parent, below 2^bits (1 <= bits <= 63); `count`: the block's vertices.
 class FoundParentsEncoder {
  public:
+  // The gaps' unary parts sum to at most count >> k (the gaps sum to under count), so a message takes
+  // at most that, and each vertex's zero, low bits and parent.
   FoundParentsEncoder(std::vector<std::uint8_t>& out, std::uint64_t vertices, std::int64_t count, int bits)
-      : writer_(out), bits_(bits) {
-    // Rice's parameter for gaps of mean m: about log2(m ln 2).
-    const double mean_gap = vertices ? static_cast<double>(count) / static_cast<double>(vertices) : 1;
-    k_ = std::max(0, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(mean_gap * 0.69))) - 1);
-    found_parents::append_word(vertices | (static_cast<word_t>(k_) << found_parents::kCountBits), out);
-  }
+      : bits_(bits),
+        k_(rice_parameter(vertices, count)),
+        writer_(with_header(out, vertices, k_),
+                vertices * static_cast<std::uint64_t>(1 + k_ + bits) + (static_cast<std::uint64_t>(count) >> k_)) {}
   void add(std::int64_t v, word_t parent) {
     const std::uint64_t gap = static_cast<std::uint64_t>(v - previous_ - 1);
     previous_ = v;
@@ -169,9 +181,19 @@ class FoundParentsEncoder {
   void finish() { writer_.flush(); }
 
  private:
-  found_parents::BitWriter writer_;
+  // Rice's parameter for gaps of mean m: about log2(m ln 2).
+  static int rice_parameter(std::uint64_t vertices, std::int64_t count) {
+    const double mean_gap = vertices ? static_cast<double>(count) / static_cast<double>(vertices) : 1;
+    return std::max(0, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(mean_gap * 0.69))) - 1);
+  }
+  static std::vector<std::uint8_t>& with_header(std::vector<std::uint8_t>& out, std::uint64_t vertices, int k) {
+    found_parents::append_word(vertices | (static_cast<word_t>(k) << found_parents::kCountBits), out);
+    return out;
+  }
+
   int bits_;
-  int k_ = 0;
+  int k_;
+  found_parents::BitWriter writer_;
   std::int64_t previous_ = -1;
 };
 

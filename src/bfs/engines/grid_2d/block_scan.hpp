@@ -115,11 +115,19 @@ struct Grid2D<Column, Position>::BlockScan {
 
   // Row b of word w's place among the rows with entries: after those of the word's rows below b.
   std::int64_t filled_place(std::int64_t w, int b) const {
-    if constexpr (Listed) return loaded_place + __builtin_popcountll(loaded_bits & ((word_t{1} << b) - 1));
+    return word_place(w) + __builtin_popcountll(word_filled(w) & ((word_t{1} << b) - 1));
+  }
+  // Word w's first place among the rows with entries, and its rows with entries (Listed: word w loaded).
+  std::int64_t word_place(std::int64_t w) const {
+    if constexpr (Listed) return loaded_place;
     std::int64_t before = first_before[w];
     if constexpr (SparseRows<Column>::kBased)
       before += before_base[(offset / kWordBits + w) >> SparseRows<Column>::kBaseShift];
-    return before + __builtin_popcountll(filled_rows[w] & ((word_t{1} << b) - 1));
+    return before;
+  }
+  word_t word_filled(std::int64_t w) const {
+    if constexpr (Listed) return loaded_bits;
+    return filled_rows[w];
   }
 
   word_t try_first_entries(std::int64_t w, word_t todo) {
@@ -133,9 +141,11 @@ struct Grid2D<Column, Position>::BlockScan {
   template <bool Own>
   word_t try_first_entries(std::int64_t w, word_t todo) {
     word_t newly = 0;
+    const std::int64_t place = word_place(w);
+    const word_t filled = word_filled(w);
     for (word_t bits = todo; bits; bits &= bits - 1) {
       const int b = __builtin_ctzll(bits);
-      const FirstEntry first = engine.first_[filled_place(w, b)];
+      const FirstEntry first = engine.first_[place + __builtin_popcountll(filled & ((word_t{1} << b) - 1))];
       const word_t hit = in_frontier(first.position);
       if constexpr (Own) {
         // the parent if hit, else kNoParent (-1), in arithmetic
@@ -153,9 +163,11 @@ struct Grid2D<Column, Position>::BlockScan {
   template <bool Own>
   word_t try_sparse_first_entries(std::int64_t w, word_t todo) {
     word_t newly = 0;
+    const std::int64_t place = word_place(w);
+    const word_t filled = word_filled(w);
     for (word_t bits = todo; bits; bits &= bits - 1) {
       const int b = __builtin_ctzll(bits);
-      const std::int64_t k = filled_place(w, b);
+      const std::int64_t k = place + __builtin_popcountll(filled & ((word_t{1} << b) - 1));
       const edge_count_t first = narrow_offsets ? narrow_offsets[k] : engine.csr_.index.offset(k);
       const edge_count_t end = narrow_offsets ? narrow_offsets[k + 1] : engine.csr_.index.offset(k + 1);
       const Position* const entry = entry_vertex.columns + first;
