@@ -35,6 +35,20 @@ class SliceGather {
                                word_displs_);
       return;
     }
+    gather_positions(mine);
+    std::fill(out.begin(), out.end(), word_t{0});
+    for (int r = 0; r < comm_.size(); ++r) {
+      const std::int64_t base = first_bit(r);
+      for (std::int64_t k = position_starts_[r]; k < position_starts_[r + 1]; ++k) {
+        const std::int64_t bit = base + gathered_[static_cast<std::size_t>(k)];
+        out[static_cast<std::size_t>(bit / kWordBits)] |= word_t{1} << (bit % kWordBits);
+      }
+    }
+  }
+  // Collective: gather()'s sparse half, for a caller that walks the set bits rather than tests
+  // them: every rank's set bits as positions in its slice, rising, rank after rank (positions()),
+  // rank r's at [position_starts()[r], position_starts()[r + 1]).
+  void gather_positions(const Bitmap& mine) {
     positions_.clear();
     for (std::int64_t w = 0; w < mine.num_words(); ++w)
       for (word_t bits = mine.word(w); bits; bits &= bits - 1)
@@ -43,15 +57,13 @@ class SliceGather {
     const mpi::Counts displs = mpi::Comm::displacements(counts);
     gathered_.resize(static_cast<std::size_t>(displs.back() + counts.back()));
     comm_.allgatherv<std::uint32_t>(positions_, gathered_.data(), counts, displs);
-    std::fill(out.begin(), out.end(), word_t{0});
-    for (int r = 0; r < comm_.size(); ++r) {
-      const std::int64_t base = static_cast<std::int64_t>(word_displs_[r]) * kWordBits;
-      for (int k = displs[r]; k < displs[r] + counts[r]; ++k) {
-        const std::int64_t bit = base + gathered_[k];
-        out[static_cast<std::size_t>(bit / kWordBits)] |= word_t{1} << (bit % kWordBits);
-      }
-    }
+    position_starts_.assign(displs.begin(), displs.end());
+    position_starts_.push_back(displs.back() + counts.back());
   }
+  std::span<const std::uint32_t> positions() const { return gathered_; }
+  const std::vector<std::int64_t>& position_starts() const { return position_starts_; }
+  // Rank r's first bit in the whole.
+  std::int64_t first_bit(int r) const { return static_cast<std::int64_t>(word_displs_[r]) * kWordBits; }
 
   // Whether a slice's set-bit positions fit 32 bits (else only dense gathers are allowed).
   static bool positions_fit(std::int64_t slice_bits) { return slice_bits <= (std::int64_t{1} << 32); }
@@ -60,6 +72,7 @@ class SliceGather {
   const mpi::Comm& comm_;
   mpi::Counts word_counts_, word_displs_;
   std::vector<std::uint32_t> positions_, gathered_;
+  std::vector<std::int64_t> position_starts_;  // of each rank's positions in gathered_, then their count
 };
 
 }  // namespace g500::exchange

@@ -88,6 +88,11 @@ class Grid2D : public BfsEngine {
   // --- Top-down step (top_down_step.cpp) ---
   void expand(std::int64_t frontier_vertices);
   StepCounts fold(std::span<vertex_t> parents, LevelProfiler& profiler);
+  // visit(u) for each frontier row u of the column range in [first, last): rows of the bitmap, or
+  // places of the list (a sparse frontier, column_listed_); frontier_end() is the end of either.
+  template <class Visit>
+  void for_frontier_rows(local_t first, local_t last, Visit&& visit) const;
+  local_t frontier_end() const;
   // The frontier rows cut into pieces of about `round` entries (piece_ends_), an exchange each.
   void plan_pieces(edge_count_t round);
   // Encodes the edges of the frontier rows [first, last) of the column range into slot `slot`,
@@ -284,6 +289,7 @@ class Grid2D : public BfsEngine {
   // which reads both, is then not taken.
   Bitmap frontier_storage_[2];
   std::span<word_t> column_frontier_, row_frontier_;
+  bool column_listed_ = false;  // the top-down frontier is the column gather's list, not column_frontier_
   bool frontiers_shared_ = false;
 
   // Exchange buffers, two slots: in a fold one is in flight while the other is filled or read.

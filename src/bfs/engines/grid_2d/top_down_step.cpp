@@ -2,6 +2,8 @@
 // processor column, then fold each frontier row's entries to their owners within the processor row.
 #include <omp.h>
 
+#include <algorithm>
+
 #include "bfs/engines/grid_2d/grid_2d.hpp"
 #include "core/timer.hpp"
 #include "exchange/rounds.hpp"
@@ -71,27 +73,64 @@ StepCounts Grid2D<Column, Position>::settle_claims(std::span<vertex_t> parents) 
 
 template <class Column, class Position>
 void Grid2D<Column, Position>::expand(std::int64_t frontier_vertices) {
-  column_gather_.gather(next_, column_frontier_, sparse(frontier_vertices));
+  // A sparse frontier stays a list of positions: the fold walks it, and no bitmap of the column
+  // range is cleared and swept for a few vertices.
+  column_listed_ = sparse(frontier_vertices);
+  if (column_listed_)
+    column_gather_.gather_positions(next_);
+  else
+    column_gather_.gather(next_, column_frontier_, false);
   next_.clear();
   next_sorted_.clear();
+}
+
+template <class Column, class Position>
+template <class Visit>
+void Grid2D<Column, Position>::for_frontier_rows(local_t first, local_t last, Visit&& visit) const {
+  if (!column_listed_) {
+    const std::int64_t first_word = first / kWordBits, last_word = (last + kWordBits - 1) / kWordBits;
+    for (std::int64_t w = first_word; w < last_word; ++w) {
+      for (word_t bits = column_frontier_[static_cast<std::size_t>(w)]; bits; bits &= bits - 1) {
+        const local_t u = w * kWordBits + __builtin_ctzll(bits);
+        if (u >= first && u < last) visit(u);
+      }
+    }
+    return;
+  }
+  // Places [first, last) of the list; each rank's positions count from its slice's first bit.
+  const std::span<const std::uint32_t> positions = column_gather_.positions();
+  const std::vector<std::int64_t>& starts = column_gather_.position_starts();
+  int r = static_cast<int>(std::upper_bound(starts.begin(), starts.end(), first) - starts.begin()) - 1;
+  for (local_t k = first; k < last; ++k) {
+    while (k >= starts[static_cast<std::size_t>(r) + 1]) ++r;
+    visit(column_gather_.first_bit(r) + positions[static_cast<std::size_t>(k)]);
+  }
+}
+
+template <class Column, class Position>
+local_t Grid2D<Column, Position>::frontier_end() const {
+  return column_listed_ ? static_cast<local_t>(column_gather_.positions().size()) : csr_.rows();
 }
 
 template <class Column, class Position>
 std::int64_t Grid2D<Column, Position>::encode_piece(local_t first, local_t last, int slot, StepCounts& counts) {
   const int cols = grid_.grid().cols, me = grid_.col();
   const vertex_t u_base = grid_.col_begin(me);
-  const std::int64_t first_word = first / kWordBits, last_word = (last + kWordBits - 1) / kWordBits;
+  // Chunks of the piece's frontier rows, whole words of the bitmap (or as many places of the list).
+  constexpr local_t kChunk = 64 * kWordBits;
+  const local_t chunk_first = column_listed_ ? first : first / kWordBits * kWordBits;
+  const std::int64_t chunks = (last - chunk_first + kChunk - 1) / kChunk;
   fold_out_.clear();
   std::int64_t sent = 0;
 #pragma omp parallel reduction(+ : sent)
   {
     const int t = omp_get_thread_num();
     StepCounts mine;
-#pragma omp for schedule(dynamic, 64) nowait
-    for (std::int64_t w = first_word; w < last_word; ++w) {
-      for (word_t bits = column_frontier_[static_cast<std::size_t>(w)]; bits; bits &= bits - 1) {
-        const local_t u = w * kWordBits + __builtin_ctzll(bits);
-        if (u < first || u >= last) continue;
+#pragma omp for schedule(dynamic, 1) nowait
+    for (std::int64_t chunk = 0; chunk < chunks; ++chunk) {
+      const local_t from = std::max(first, chunk_first + chunk * kChunk);
+      const local_t to = std::min(last, chunk_first + (chunk + 1) * kChunk);
+      for_frontier_rows(from, to, [&](local_t u) {
         const std::span<const Position> row = csr_.row(u);
         mine.edges_examined += static_cast<std::int64_t>(row.size());
         int c = 0;  // entries rise, and so do their columns (but for a hybrid row's first)
@@ -111,7 +150,7 @@ std::int64_t Grid2D<Column, Position>::encode_piece(local_t first, local_t last,
             ++sent;
           }
         }
-      }
+      });
     }
     fold_out_.finish(t);
     counts.add_atomic(mine);
@@ -134,28 +173,28 @@ void Grid2D<Column, Position>::decode_received(int slot) {
 
 template <class Column, class Position>
 void Grid2D<Column, Position>::plan_pieces(edge_count_t round) {
-  // Pieces of the frontier rows of about `round` entries, one exchange each.
-  const local_t rows = csr_.rows();
+  // Pieces of the frontier rows of about `round` entries, one exchange each: their ends as rows
+  // (a bitmap frontier) or as places in the list.
+  const local_t end = frontier_end();
   piece_ends_.clear();
   edge_count_t in_piece = 0;
-  for (std::int64_t w = 0; w < static_cast<std::int64_t>(column_frontier_.size()); ++w) {
-    for (word_t bits = column_frontier_[static_cast<std::size_t>(w)]; bits; bits &= bits - 1) {
-      const local_t u = w * kWordBits + __builtin_ctzll(bits);
-      in_piece += csr_.row_length(u);
-      if (in_piece >= round) {
-        piece_ends_.push_back(u + 1);
-        in_piece = 0;
-      }
+  local_t place = 0;
+  for_frontier_rows(0, end, [&](local_t u) {
+    in_piece += csr_.row_length(u);
+    ++place;
+    if (in_piece >= round) {
+      piece_ends_.push_back(column_listed_ ? place : u + 1);
+      in_piece = 0;
     }
-  }
-  if (in_piece > 0) piece_ends_.push_back(rows);
+  });
+  if (in_piece > 0) piece_ends_.push_back(end);
 }
 
 template <class Column, class Position>
 StepCounts Grid2D<Column, Position>::fold(std::span<vertex_t> parents, LevelProfiler& profiler) {
   StepCounts step;
   parents_ = parents;  // for claims settled during the step
-  const local_t rows = csr_.rows();
+  const local_t rows = frontier_end();
   plan_pieces(options_.exchange_round > 0 ? options_.exchange_round : exchange::kTopDownRound);
   const std::int64_t pieces = static_cast<std::int64_t>(piece_ends_.size());
   const std::int64_t rounds = row_comm_.allreduce<std::int64_t>(pieces, mpi::Op::max);
