@@ -229,14 +229,18 @@ void Comm::count_broadcast(std::size_t bytes, int root) const {
 
 void Comm::count_gather(std::size_t my_bytes, const Counts& counts, std::size_t item_bytes) const {
   const std::int64_t mine = static_cast<std::int64_t>(my_bytes), others = size_ - 1;
-  std::int64_t received = 0, sources = 0;
+  // Every rank's, then less this rank's: a loop without a branch, which the compiler vectorizes
+  // (this runs for every gather, and a rank's counts are P long).
+  std::int64_t items = 0, sources = 0;
   for (int r = 0; r < size_; ++r) {
-    if (r == rank_) continue;
-    received += static_cast<std::int64_t>(counts[r]) * static_cast<std::int64_t>(item_bytes);
+    items += counts[r];
     sources += counts[r] > 0;
   }
+  items -= counts[rank_];
+  sources -= counts[rank_] > 0;
   to_each_other_rank(mine);
-  traffic().record(OpKind::allgather, mine ? others : 0, mine * others, sources, received);
+  traffic().record(OpKind::allgather, mine ? others : 0, mine * others, sources,
+                   items * static_cast<std::int64_t>(item_bytes));
 }
 
 void Comm::to_each_other_rank(std::int64_t bytes) const {

@@ -163,6 +163,26 @@ TEST(Traffic, CollectivesCountTheirPayload) {
   EXPECT_EQ(c.op(OpKind::point_to_point).calls, 0);
 }
 
+// A gather's messages received are the other ranks with items, its bytes theirs: here the even
+// ranks contribute 2 items, the odd ones none, this rank's own not counted.
+TEST(Traffic, GatherCountsOnlyOtherRanksWithItems) {
+  const mpi::Comm world = mpi::Comm::world();
+  const int p = world.size(), me = world.rank();
+  mpi::Counts counts(p);
+  for (int r = 0; r < p; ++r) counts[r] = r % 2 == 0 ? 2 : 0;
+  const mpi::Counts displs = mpi::Comm::displacements(counts);
+  std::vector<std::int64_t> mine(static_cast<std::size_t>(counts[me]), me);
+  std::vector<std::int64_t> all(static_cast<std::size_t>(displs.back() + counts.back()));
+  const mpi::TrafficSnapshot before = mpi::traffic().snapshot();
+  world.allgatherv<std::int64_t>(mine, all.data(), counts, displs);
+  const mpi::TrafficCounts c = mpi::traffic().snapshot().since(before);
+  const std::int64_t even_others = (p + 1) / 2 - (me % 2 == 0 ? 1 : 0);
+  EXPECT_EQ(c.op(OpKind::allgather).messages_received, even_others);
+  EXPECT_EQ(c.op(OpKind::allgather).bytes_received, 16 * even_others);
+  EXPECT_EQ(c.op(OpKind::allgather).messages_sent, me % 2 == 0 ? p - 1 : 0);
+  for (int r = 0; r < p; r += 2) EXPECT_EQ(all[static_cast<std::size_t>(displs[r])], r);
+}
+
 // An exchange pattern adds its logical count: the items that left the rank.
 TEST(Traffic, OwnerBucketsCountItemsSentToOthers) {
   const mpi::Comm world = mpi::Comm::world();
