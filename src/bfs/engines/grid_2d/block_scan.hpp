@@ -114,8 +114,10 @@ struct Grid2D<Column, Position>::BlockScan {
   }
 
   // Row b of word w's place among the rows with entries: after those of the word's rows below b.
-  std::int64_t filled_place(std::int64_t w, int b) const {
-    return word_place(w) + __builtin_popcountll(word_filled(w) & ((word_t{1} << b) - 1));
+  std::int64_t filled_place(std::int64_t w, int b) const { return place_in_word(word_place(w), word_filled(w), b); }
+  // The same from the word's first place and its rows with entries, read once for all its tries.
+  static std::int64_t place_in_word(std::int64_t place, word_t filled, int b) {
+    return place + __builtin_popcountll(filled & ((word_t{1} << b) - 1));
   }
   // Word w's first place among the rows with entries, and its rows with entries (Listed: word w loaded).
   std::int64_t word_place(std::int64_t w) const {
@@ -145,7 +147,7 @@ struct Grid2D<Column, Position>::BlockScan {
     const word_t filled = word_filled(w);
     for (word_t bits = todo; bits; bits &= bits - 1) {
       const int b = __builtin_ctzll(bits);
-      const FirstEntry first = engine.first_[place + __builtin_popcountll(filled & ((word_t{1} << b) - 1))];
+      const FirstEntry first = engine.first_[place_in_word(place, filled, b)];
       const word_t hit = in_frontier(first.position);
       if constexpr (Own) {
         // the parent if hit, else kNoParent (-1), in arithmetic
@@ -167,7 +169,7 @@ struct Grid2D<Column, Position>::BlockScan {
     const word_t filled = word_filled(w);
     for (word_t bits = todo; bits; bits &= bits - 1) {
       const int b = __builtin_ctzll(bits);
-      const std::int64_t k = place + __builtin_popcountll(filled & ((word_t{1} << b) - 1));
+      const std::int64_t k = place_in_word(place, filled, b);
       const edge_count_t first = narrow_offsets ? narrow_offsets[k] : engine.csr_.index.offset(k);
       const edge_count_t end = narrow_offsets ? narrow_offsets[k + 1] : engine.csr_.index.offset(k + 1);
       const Position* const entry = entry_vertex.columns + first;

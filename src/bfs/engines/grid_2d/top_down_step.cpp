@@ -194,7 +194,7 @@ template <class Column, class Position>
 StepCounts Grid2D<Column, Position>::fold(std::span<vertex_t> parents, LevelProfiler& profiler) {
   StepCounts step;
   parents_ = parents;  // for claims settled during the step
-  const local_t rows = frontier_end();
+  const local_t end = frontier_end();  // of the frontier's rows, or of its list
   plan_pieces(options_.exchange_round > 0 ? options_.exchange_round : exchange::kTopDownRound);
   const std::int64_t pieces = static_cast<std::int64_t>(piece_ends_.size());
   const std::int64_t rounds = row_comm_.allreduce<std::int64_t>(pieces, mpi::Op::max);
@@ -204,8 +204,8 @@ StepCounts Grid2D<Column, Position>::fold(std::span<vertex_t> parents, LevelProf
   for (std::int64_t k = 0; k <= rounds; ++k) {
     if (k < rounds) {
       // Ranks with fewer pieces take part with nothing to send.
-      const local_t first = k >= pieces ? rows : k == 0 ? 0 : piece_ends_[k - 1];
-      const local_t last = k >= pieces ? rows : piece_ends_[k];
+      const local_t first = k >= pieces ? end : k == 0 ? 0 : piece_ends_[k - 1];
+      const local_t last = k >= pieces ? end : piece_ends_[k];
       edges_sent += encode_piece(first, last, static_cast<int>(k % 2), step);
       Slot& s = slots_[k % 2];
       bytes_sent += s.send.size() - s.send_counts[grid_.col()];
