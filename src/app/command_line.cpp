@@ -140,6 +140,14 @@ void add_run_options(CLI::App& app, RunOptions& run, RunFlags& f) {
                                  "Green Graph500: after each kernel's validated run, repeat its searches (untimed for "
                                  "TEPS) for at least this many seconds, and report the energy counters' joules, "
                                  "watts and TEPS per watt where the nodes have them (docs/energy.md)");
+  app.add_option("--owner-buckets", run.owner_buckets,
+                 "how the bulk exchanges keep items before they leave: per-rank buckets (a cache line for each "
+                 "thread and rank), queued (one queue a thread, sorted by destination: nothing kept for each "
+                 "rank), or auto (per-rank while threads x ranks <= 65536)")
+      ->transform(choice<exchange::BucketLayout>({{"auto", exchange::BucketLayout::automatic},
+                                                  {"per-rank", exchange::BucketLayout::per_rank},
+                                                  {"queued", exchange::BucketLayout::queued}}))
+      ->default_str("auto");
   app.add_flag("-q,--quiet", run.quiet, "no progress on stderr");
   // Not in --help: lets the tests watch a validation failure end to end.
   app.add_flag("--inject-fault", run.inject_fault, "testing aid: drop the root from its own tree before validating")->group("");

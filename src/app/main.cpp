@@ -2,6 +2,7 @@
 // the harness. Errors a user can cause end here as one line on stderr and exit status 1, on every
 // rank.
 #include <malloc.h>
+#include <omp.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +18,7 @@
 #include "bfs/engine_choice.hpp"
 #include "bfs/registry.hpp"
 #include "core/error.hpp"
+#include "exchange/bucket_layout.hpp"
 #include "harness/benchmark.hpp"
 #include "harness/reference_style.hpp"
 #include "harness/report.hpp"
@@ -77,6 +79,7 @@ int run(const g500::Command& cmd, const g500::ReferenceForm& form, int argc, cha
                      {"--roots-file", options.roots_file}},
                     {{"--json", options.json_path}, {"--output", options.output_path}}, world);
       g500::choose_threads(world, options.quiet);
+      g500::exchange::g_bucket_layout = options.owner_buckets;
       if (through_file) through_file->prepare(world);
       // The run's outputs (--output, --json) land together once all are written, or none does.
       g500::io::PendingOutputs outputs(world);
@@ -92,6 +95,8 @@ int run(const g500::Command& cmd, const g500::ReferenceForm& form, int argc, cha
           nlohmann::json record = g500::to_json(run, joined(argc, argv));
           record["version"] = g500::version();
           record["commit"] = g500::source_commit();
+          record["owner_buckets"] =
+              g500::exchange::queues_items(world.size(), omp_get_max_threads()) ? "queued" : "per-rank";
           outputs.add(g500::io::write_text_staged(cmd.run.json_path, record.dump(1) + "\n"));
         });
       }

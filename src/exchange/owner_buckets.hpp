@@ -1,46 +1,116 @@
 #pragma once
-// Bulk all-to-all exchange: threads drop items into per-(thread, destination) buckets without
-// locks, then one alltoallv delivers them (or two, through relay ranks). Used by top-down steps,
-// graph construction and the validator; the buckets keep their capacity from one round to the next.
+// Bulk all-to-all exchange: threads queue items for destination ranks without locks, then one
+// alltoallv delivers them (or two, through relay ranks). Used by top-down steps, graph construction,
+// kernel 3 and the validator; the storage keeps its capacity from one round to the next.
+//
+// Two layouts, one order: a destination gets its items by thread, and each thread's in push order.
+// - Per-rank buckets: a vector for each thread and destination, a cache line each, so a push is
+//   one append. They cost threads x ranks lines, so they are kept while that stays small.
+// - Queued: each thread appends (destination, item) to one queue, and an exchange sorts each queue
+//   by destination (a stable radix sort). A rank then holds nothing for each rank but the counts
+//   that MPI's alltoallv takes. At 608,256 ranks of 12 threads, buckets would take 1.8 GiB a rank.
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "core/big_vector.hpp"
 #include "core/padded.hpp"
+#include "exchange/bucket_layout.hpp"
 #include "exchange/relay_grid.hpp"
 #include "exchange/sparse_exchange.hpp"
 #include "mpi/comm.hpp"
 
 namespace g500::exchange {
 
+// Items and their destinations, in destination order and otherwise as they were (a stable sort):
+// least significant digits first, a pass for each digit that varies, between the pair of vectors
+// and the pair aside. Leaves the sorted order in `dests` and `items`.
+template <class T>
+void sort_by_destination(std::vector<std::uint32_t>& dests, std::vector<T>& items,
+                         std::vector<std::uint32_t>& dests_aside, std::vector<T>& items_aside) {
+  constexpr int kDigitBits = 11;  // a pass's counts fit a thread's L1
+  const std::size_t n = items.size();
+  if (n < 2 || std::is_sorted(dests.begin(), dests.end())) return;
+  const int bits = std::bit_width(*std::max_element(dests.begin(), dests.end()));
+  const int passes = (bits + kDigitBits - 1) / kDigitBits;
+  const int width = (bits + passes - 1) / passes;
+  const std::size_t digits = std::size_t{1} << width;
+  const std::uint32_t mask = static_cast<std::uint32_t>(digits - 1);
+  resize_for_overwrite(dests_aside, n);
+  resize_for_overwrite(items_aside, n);
+  std::array<std::size_t, std::size_t{1} << kDigitBits> place;
+  for (int pass = 0; pass < passes; ++pass) {
+    const int shift = pass * width;
+    std::fill(place.begin(), place.begin() + digits, 0);
+    for (const std::uint32_t d : dests) ++place[(d >> shift) & mask];
+    if (place[(dests[0] >> shift) & mask] == n) continue;  // one digit throughout: the order stands
+    std::size_t at = 0;
+    for (std::size_t k = 0; k < digits; ++k) at += std::exchange(place[k], at);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t to = place[(dests[i] >> shift) & mask]++;
+      dests_aside[to] = dests[i];
+      items_aside[to] = std::move(items[i]);
+    }
+    dests.swap(dests_aside);
+    items.swap(items_aside);
+  }
+}
+
 template <class T>
 class OwnerBuckets {
  public:
   // `items_name` names the logical count of items sent (for the traffic counters).
-  OwnerBuckets(int num_ranks, int num_threads, const char* items_name)
+  // `layout`: the run's choice unless a test asks for one.
+  OwnerBuckets(int num_ranks, int num_threads, const char* items_name, BucketLayout layout = g_bucket_layout)
       : num_ranks_(num_ranks),
         items_name_(items_name),
-        buckets_(static_cast<std::size_t>(num_threads) * num_ranks),
-        touched_(static_cast<std::size_t>(num_threads)) {}
+        queued_(queues_items(num_ranks, num_threads, layout)),
+        buckets_(queued_ ? 0 : static_cast<std::size_t>(num_threads) * num_ranks),
+        touched_(queued_ ? 0 : static_cast<std::size_t>(num_threads)),
+        queues_(queued_ ? static_cast<std::size_t>(num_threads) : 0),
+        threads_(num_threads) {}
 
-  int num_threads() const { return static_cast<int>(buckets_.size() / num_ranks_); }
+  int num_threads() const { return threads_; }
+  bool queued() const { return queued_; }
+  // No item waits to leave.
+  bool empty() const {
+    for (const auto& q : queues_)
+      if (!q.value.items.empty()) return false;
+    for (const auto& b : buckets_)
+      if (!b.value.empty()) return false;
+    return true;
+  }
 
+  // The per-rank path stays small enough to inline into the loops that push; the queued one is a
+  // call of its own.
   void push(int thread, int dest, const T& item) {
-    std::vector<T>& b = bucket(thread, dest);
+    if (queued_) [[unlikely]] {
+      queue(thread, dest) = item;
+      return;
+    }
+    std::vector<T>& b = buckets_[static_cast<std::size_t>(thread) * num_ranks_ + dest].value;
     if (b.empty()) touched_[thread].value.push_back(dest);
     b.push_back(item);
   }
-  std::vector<T>& bucket(int thread, int dest) {
-    return buckets_[static_cast<std::size_t>(thread) * num_ranks_ + dest].value;
+  // A new item for `dest`, made in place (a large item built aside and copied in stalls on its
+  // own halves).
+  T& add(int thread, int dest) {
+    if (queued_) [[unlikely]]
+      return queue(thread, dest);
+    std::vector<T>& b = buckets_[static_cast<std::size_t>(thread) * num_ranks_ + dest].value;
+    if (b.empty()) touched_[thread].value.push_back(dest);
+    return b.emplace_back();
   }
 
-  // Sends every bucket to its destination and empties them; `received` gets what this rank
+  // Sends every item to its destination and empties the buckets; `received` gets what this rank
   // received, grouped by source rank, in memory reused from round to round. Collective over comm.
-  // This rank's own items skip MPI: they are copied from the buckets straight to their place in
-  // `received`, in parallel (one rank with many threads sends nothing else).
+  // This rank's own items skip MPI: they are copied straight to their place in `received`, in
+  // parallel (one rank with many threads sends nothing else).
   template <class Vector>
   void exchange(const mpi::Comm& comm, Vector& received) {
     const int me = comm.rank();
@@ -54,55 +124,44 @@ class OwnerBuckets {
     resize_for_overwrite(send_, static_cast<std::size_t>(send_displs.back() + send_counts.back()));
     resize_for_overwrite(received, static_cast<std::size_t>(recv_displs.back() + recv_counts.back()));
     mpi::traffic().add_logical(items_name_, static_cast<std::int64_t>(send_.size()));
-    empty_buckets_into([&](int d) { return d == me ? received.data() + recv_displs[me] : send_.data() + send_displs[d]; });
+    copy_runs([&](int d) { return d == me ? received.data() + recv_displs[me] : send_.data() + send_displs[d]; });
     recv_counts[me] = 0;
     comm.alltoallv_displaced<T>(send_.data(), send_counts, send_displs, received.data(), recv_counts, recv_displs);
   }
 
-  // exchange(), for items queued by push() only, without the alltoall of counts: each destination
-  // with items gets one message (exchange/sparse_exchange.hpp), and nothing here or in MPI loops
-  // over the ranks without items. `received` gets this rank's own items first, then the others'
-  // by source rank. Collective over the sparse exchange's ranks.
+  // exchange(), without the alltoall of counts: each destination with items gets one message
+  // (exchange/sparse_exchange.hpp), and nothing here or in MPI loops over the ranks without items.
+  // `received` gets this rank's own items first, then the others' by source rank. Collective over
+  // the sparse exchange's ranks.
   void exchange_sparse(SparseExchange<T>& sparse, big_vector<T>& received) {
     const int me = sparse.rank();
-    // The buckets with items, by destination then thread; each one's place among the items that
-    // leave (or, for this rank's own, among those).
-    full_.clear();
-    for (int t = 0; t < num_threads(); ++t) {
-      for (const int d : touched_[t].value)
-        full_.push_back({static_cast<std::size_t>(t) * num_ranks_ + static_cast<std::size_t>(d), 0});
-      touched_[t].value.clear();
-    }
-    const auto dest_of = [&](const FullBucket& f) { return static_cast<int>(f.bucket % num_ranks_); };
-    // A destination's buckets side by side, by thread (one thread lists each destination once, and
-    // the parts may go in any order).
-    if (num_threads() > 1) {
-      std::sort(full_.begin(), full_.end(), [&](const FullBucket& a, const FullBucket& b) {
-        return dest_of(a) != dest_of(b) ? dest_of(a) < dest_of(b) : a.bucket < b.bucket;
-      });
+    list_runs(false);
+    // A destination's runs side by side, by thread (the parts may go in any order).
+    if (threads_ > 1) {
+      std::sort(runs_.begin(), runs_.end(),
+                [](const Run& a, const Run& b) { return a.dest != b.dest ? a.dest < b.dest : a.thread < b.thread; });
     }
     parts_.clear();
     std::int64_t leaving = 0, own = 0;
-    for (FullBucket& f : full_) {
-      const int d = dest_of(f);
-      const auto n = static_cast<std::int64_t>(buckets_[f.bucket].value.size());
-      std::int64_t& total = d == me ? own : leaving;
-      f.at = total;
-      total += n;
-      if (d == me) continue;
-      if (parts_.empty() || parts_.back().rank != d) parts_.push_back({d, f.at, 0});
-      parts_.back().count += n;
+    for (Run& r : runs_) {
+      std::int64_t& total = r.dest == me ? own : leaving;
+      r.at = total;
+      total += r.count;
+      if (r.dest == me) continue;
+      if (parts_.empty() || parts_.back().rank != r.dest) parts_.push_back({r.dest, r.at, 0});
+      parts_.back().count += r.count;
     }
     resize_for_overwrite(send_, static_cast<std::size_t>(leaving));
     resize_for_overwrite(received, static_cast<std::size_t>(own));
     mpi::traffic().add_logical(items_name_, leaving);
-    empty_buckets_into([&](int d) { return d == me ? received.data() : send_.data(); });
+    copy_runs([&](int d) { return d == me ? received.data() : send_.data(); });
     sparse.exchange(send_.data(), parts_, received);
   }
 
-  // Frees the capacity the buckets and send buffers keep from round to round.
+  // Frees the capacity kept from round to round.
   void release() {
     for (auto& b : buckets_) release_storage(b.value);
+    for (auto& q : queues_) q.value.release();
     release_storage(send_);
     release_storage(relayed_);
   }
@@ -130,63 +189,131 @@ class OwnerBuckets {
   }
 
  private:
+  // A thread's items for one destination, side by side: a bucket, or a stretch of a sorted queue.
+  struct Run {
+    const T* items;
+    std::int64_t count;
+    std::int64_t at;  // the place of its first item among its destination's
+    int dest;
+    int thread;
+  };
+  // Queued: a thread's items and their destinations in push order, and room to sort them.
+  struct Queue {
+    std::vector<std::uint32_t> dests, dests_aside;
+    std::vector<T> items, items_aside;
+    void clear() {
+      dests.clear(), dests_aside.clear();
+      items.clear(), items_aside.clear();
+    }
+    void release() {
+      release_storage(dests), release_storage(dests_aside);
+      release_storage(items), release_storage(items_aside);
+    }
+  };
+
   static std::int64_t bytes_of(std::size_t items) { return static_cast<std::int64_t>(items * sizeof(T)); }
 
-  // Items per destination rank, over all threads' buckets; the buckets with items, with where
-  // each one's go among its destination's (after the threads before it), into full_.
+  [[gnu::noinline]] T& queue(int thread, int dest) {
+    Queue& q = queues_[thread].value;
+    q.dests.push_back(static_cast<std::uint32_t>(dest));
+    return q.items.emplace_back();
+  }
+
+  // Items per destination rank, over all threads; each run's place among its destination's (after
+  // the threads before it).
   mpi::Counts totals() {
+    list_runs(true);
     mpi::Counts counts(num_ranks_, 0);
-    full_.clear();
-    for (auto& t : touched_) t.value.clear();
-    for (int t = 0; t < num_threads(); ++t)
-      for (int d = 0; d < num_ranks_; ++d) {
-        const std::int64_t n = static_cast<std::int64_t>(bucket(t, d).size());
-        if (n == 0) continue;
-        full_.push_back({static_cast<std::size_t>(t) * num_ranks_ + static_cast<std::size_t>(d), counts[d]});
-        counts[d] += n;
-      }
+    for (Run& r : runs_) {
+      r.at = counts[r.dest];
+      counts[r.dest] += r.count;
+    }
     return counts;
   }
 
-  // Copies each bucket with items (totals() listed them) to start_of(its destination) + its place,
-  // a bucket per task, and empties it. Empty buckets cost nothing here: a round that reaches few
-  // ranks does no work for the others.
+  // Lists the items as runs_, by thread and, in a thread, by destination (per-rank buckets with
+  // `every_rank` false: in the order the thread first reached each, with no loop over the ranks).
+  void list_runs(bool every_rank) {
+    runs_.clear();
+    if (queued_) {
+      if (threads_ > 1) {
+#pragma omp parallel for schedule(dynamic, 1)
+        for (int t = 0; t < threads_; ++t) sort_queue(queues_[t].value);
+      } else {
+        sort_queue(queues_[0].value);
+      }
+      for (int t = 0; t < threads_; ++t) list_queue_runs(t);
+      return;
+    }
+    for (int t = 0; t < threads_; ++t) {
+      std::vector<int>& touched = touched_[t].value;
+      if (every_rank) {
+        for (int d = 0; d < num_ranks_; ++d) add_bucket_run(t, d);
+      } else {
+        for (const int d : touched) add_bucket_run(t, d);
+      }
+      touched.clear();
+    }
+  }
+  void add_bucket_run(int t, int d) {
+    const std::vector<T>& b = buckets_[static_cast<std::size_t>(t) * num_ranks_ + d].value;
+    if (!b.empty()) runs_.push_back({b.data(), static_cast<std::int64_t>(b.size()), 0, d, t});
+  }
+
+  static void sort_queue(Queue& q) { sort_by_destination(q.dests, q.items, q.dests_aside, q.items_aside); }
+  void list_queue_runs(int t) {
+    const Queue& q = queues_[t].value;
+    const std::size_t n = q.items.size();
+    for (std::size_t i = 0; i < n;) {
+      std::size_t j = i + 1;
+      while (j < n && q.dests[j] == q.dests[i]) ++j;
+      runs_.push_back({q.items.data() + i, static_cast<std::int64_t>(j - i), 0, static_cast<int>(q.dests[i]), t});
+      i = j;
+    }
+  }
+
+  // Copies each run to start_of(its destination) + its place, a run per task, and empties the
+  // buckets or queues. Empty buckets cost nothing here: a round that reaches few ranks does no
+  // work for the others.
   template <class StartOf>
-  void empty_buckets_into(StartOf&& start_of) {
-    const std::int64_t tasks = static_cast<std::int64_t>(full_.size());
+  void copy_runs(StartOf&& start_of) {
+    const std::int64_t tasks = static_cast<std::int64_t>(runs_.size());
     const auto copy = [&](std::int64_t k) {
-      std::vector<T>& b = buckets_[full_[k].bucket].value;
-      std::copy(b.begin(), b.end(), start_of(static_cast<int>(full_[k].bucket % num_ranks_)) + full_[k].at);
-      b.clear();
+      const Run& r = runs_[k];
+      std::copy(r.items, r.items + r.count, start_of(r.dest) + r.at);
     };
     if (tasks <= 1 || omp_get_max_threads() == 1) {  // no team to start
       for (std::int64_t k = 0; k < tasks; ++k) copy(k);
-      return;
-    }
+    } else {
 #pragma omp parallel for schedule(dynamic, 1)
-    for (std::int64_t k = 0; k < tasks; ++k) copy(k);
+      for (std::int64_t k = 0; k < tasks; ++k) copy(k);
+    }
+    if (queued_) {
+      for (auto& q : queues_) q.value.clear();
+    } else {
+      for (const Run& r : runs_) buckets_[static_cast<std::size_t>(r.thread) * num_ranks_ + r.dest].value.clear();
+    }
   }
 
-  // Every bucket into send_, by destination rank, emptying the buckets; returns the count per rank.
+  // Every item into send_, by destination rank, emptying the buckets; returns the count per rank.
   mpi::Counts pack() {
     const mpi::Counts send_counts = totals();
     const mpi::Counts displs = mpi::Comm::displacements(send_counts);
     resize_for_overwrite(send_, static_cast<std::size_t>(displs.back() + send_counts.back()));
-    empty_buckets_into([&](int d) { return send_.data() + displs[d]; });
+    copy_runs([&](int d) { return send_.data() + displs[d]; });
     return send_counts;
   }
 
   int num_ranks_;
   const char* items_name_;
-  std::vector<Padded<std::vector<T>>> buckets_;  // a line each: threads push side by side
-  std::vector<T> send_, relayed_;
-  struct FullBucket {
-    std::size_t bucket;  // thread * ranks + destination
-    std::int64_t at;     // among its destination's items
-  };
-  std::vector<FullBucket> full_;
-  // Each thread's destinations whose bucket push() found empty since the last exchange.
+  bool queued_;
+  std::vector<Padded<std::vector<T>>> buckets_;  // per-rank: thread * ranks + destination, a line each
+  // Per-rank: each thread's destinations whose bucket add() found empty since the last exchange.
   std::vector<Padded<std::vector<int>>> touched_;
+  std::vector<Padded<Queue>> queues_;  // queued: one a thread
+  int threads_;
+  std::vector<T> send_, relayed_;
+  std::vector<Run> runs_;
   std::vector<SparsePart> parts_;
 };
 

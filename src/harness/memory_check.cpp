@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/memory.hpp"
 #include "bfs/id_width.hpp"
+#include "exchange/bucket_layout.hpp"
 #include "exchange/rounds.hpp"
 #include "mpi/node_memory.hpp"
 #include "sssp/sssp_spec.hpp"
@@ -29,18 +30,19 @@ std::string gib(double bytes) {
   return buf;
 }
 
-// What a rank holds for each rank of the run, O(P): the exchanges' buckets, a cache line for each
-// thread and destination, up to four sets at once (the validation's routed scan holds two, its
-// confirmer one, the levels' pairs one); the traffic counters' bytes to and node of every peer and
-// the exchanges' counts and displacements, about ten vectors of 8 bytes a rank.
-double rank_indexed_bytes(int threads) { return 4.0 * threads * 64 + 10 * 8; }
+// What a rank holds for each rank of the run, O(P) (exchange/owner_buckets.hpp): per-rank buckets
+// while there are few, and counts; queued items' sorted copy past that.
+double rank_indexed_bytes(int num_ranks, int threads) {
+  return num_ranks * exchange::bytes_for_each_rank(num_ranks, threads) +
+         exchange::queued_round_bytes(num_ranks, threads);
+}
 
 }  // namespace
 
 PhaseBytes estimate_phases(double n, double m, int num_ranks, const BfsOptions& bfs, const KernelChoice& kernels,
                            int threads, bool kronecker) {
   PhaseBytes phases;
-  phases.rank_tables = num_ranks * rank_indexed_bytes(threads > 0 ? threads : omp_get_max_threads());
+  phases.rank_tables = rank_indexed_bytes(num_ranks, threads > 0 ? threads : omp_get_max_threads());
   const double n_local = n / num_ranks + 64, m_local = m / num_ranks + 1;
   const double build_round = static_cast<double>(exchange::kBuildRound);
   const double root_scan_round = static_cast<double>(exchange::kRootScanRound);

@@ -8,6 +8,7 @@
 #include "io/graph_file.hpp"
 
 #include "bfs/bfs_options.hpp"
+#include "exchange/bucket_layout.hpp"
 #include "sssp/sssp_options.hpp"
 
 namespace g500 {
@@ -45,6 +46,7 @@ struct RunOptions {
   double energy_loop_seconds = 0;  // --energy-loop: each kernel's searches repeated this long after its run
   bool quiet = false;
   bool inject_fault = false;  // testing aid: break every tree before validation
+  exchange::BucketLayout owner_buckets = exchange::BucketLayout::automatic;  // --owner-buckets
 };
 
 struct GenerateOptions {

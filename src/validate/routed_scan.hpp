@@ -151,7 +151,7 @@ class RoutedScan {
     for (std::int64_t k = 0; k < count[1]; ++k) {
       if (k + kPrefetchDistance < count[1]) __builtin_prefetch(table.address(local(first[k + kPrefetchDistance].u)));
       // Made in place: a Second built aside and copied in stalls on its own halves.
-      Second& second = to_second_.bucket(t, part_.owner(static_cast<vertex_t>(first[k].v))).emplace_back();
+      Second& second = to_second_.add(t, part_.owner(static_cast<vertex_t>(first[k].v)));
       second.tuple = first[k];
       second.row_u = table.row(local(first[k].u));
     }

@@ -21,33 +21,40 @@ struct Item {
   int k;
 };
 
-// Rank r sends r + d + 1 items to each rank d (itself too), from two threads' buckets; each rank
-// gets exactly its items, grouped by source rank in order, and the buckets are empty again.
-TEST(OwnerBuckets, DeliversEveryItemGroupedBySource) {
+// Rank r sends r + d + 1 items to each rank d (itself too), from two threads, destinations in
+// falling order (so queued items are sorted); each rank gets exactly its items, grouped by source
+// rank in order, and nothing is left to send. Per-rank buckets and queues alike.
+void check_delivers_every_item(exchange::BucketLayout layout) {
   const mpi::Comm world = mpi::Comm::world();
   const int p = world.size(), me = world.rank();
-  exchange::OwnerBuckets<Item> buckets(p, 2, "test.items");
+  exchange::OwnerBuckets<Item> buckets(p, 2, "test.items", layout);
+  ASSERT_EQ(buckets.queued(), layout == exchange::BucketLayout::queued);
   std::vector<Item> got;
   for (int round = 0; round < 2; ++round) {
-    for (int d = 0; d < p; ++d)
+    for (int d = p - 1; d >= 0; --d)
       for (int k = 0; k < me + d + 1; ++k) buckets.push(k % 2, d, Item{me, d, k});
     buckets.exchange(world, got);
     std::size_t at = 0;
     for (int s = 0; s < p; ++s) {
-      std::vector<int> ks;
-      for (int k = 0; k < s + me + 1; ++k, ++at) {
+      // Thread 0's items (even k) come before thread 1's (odd k), each in push order.
+      std::vector<int> want;
+      for (int k = 0; k < s + me + 1; k += 2) want.push_back(k);
+      for (int k = 1; k < s + me + 1; k += 2) want.push_back(k);
+      for (const int k : want) {
         ASSERT_LT(at, got.size());
         EXPECT_EQ(got[at].source, s);
         EXPECT_EQ(got[at].dest, me);
-        ks.push_back(got[at].k);
+        EXPECT_EQ(got[at].k, k);
+        ++at;
       }
-      std::sort(ks.begin(), ks.end());
-      for (int k = 0; k < s + me + 1; ++k) EXPECT_EQ(ks[k], k);
     }
     EXPECT_EQ(at, got.size());
-    for (int t = 0; t < 2; ++t)
-      for (int d = 0; d < p; ++d) EXPECT_TRUE(buckets.bucket(t, d).empty());
+    EXPECT_TRUE(buckets.empty());
   }
+}
+TEST(OwnerBuckets, DeliversEveryItemGroupedBySource) { check_delivers_every_item(exchange::BucketLayout::per_rank); }
+TEST(OwnerBuckets, QueuedDeliversEveryItemGroupedBySource) {
+  check_delivers_every_item(exchange::BucketLayout::queued);
 }
 
 // The sparse exchange over many rounds: in round k rank r sends to a pseudo-random third of the
@@ -55,11 +62,11 @@ TEST(OwnerBuckets, DeliversEveryItemGroupedBySource) {
 // and most pairs exchange nothing. Each rank gets exactly its items, its own first, then by source
 // rank with each source's items in the order its threads queued them; it sent a message only to
 // the ranks it had items for; with a per-call limit of 3 items, long parts travel in pieces.
-void check_sparse_exchange(bool small_messages) {
+void check_sparse_exchange(bool small_messages, exchange::BucketLayout layout = exchange::BucketLayout::per_rank) {
   const mpi::Comm world = mpi::Comm::world();
   const int p = world.size(), me = world.rank();
   if (small_messages) mpi::set_count_limit(3);
-  exchange::OwnerBuckets<Item> buckets(p, 2, "test.items");
+  exchange::OwnerBuckets<Item> buckets(p, 2, "test.items", layout);
   exchange::SparseExchange<Item> sparse(world);
   const auto sends = [](int round, int s, int d) {
     return (s * 7 + d * 13 + round * 5) % 3 == 0 ? (s + d + round) % 5 + 1 : 0;
@@ -68,7 +75,7 @@ void check_sparse_exchange(bool small_messages) {
   for (int round = 0; round < 12; ++round) {
     const mpi::TrafficSnapshot before = mpi::traffic().snapshot();
     int to_others = 0;
-    for (int d = 0; d < p; ++d) {
+    for (int d = p - 1; d >= 0; --d) {
       to_others += d != me && sends(round, me, d) > 0;
       for (int k = 0; k < sends(round, me, d); ++k) buckets.push(k % 2, d, Item{me, d, k});
     }
@@ -93,13 +100,15 @@ void check_sparse_exchange(bool small_messages) {
       }
     }
     EXPECT_EQ(at, got.size()) << "round " << round;
-    for (int t = 0; t < 2; ++t)
-      for (int d = 0; d < p; ++d) EXPECT_TRUE(buckets.bucket(t, d).empty());
+    EXPECT_TRUE(buckets.empty());
   }
   if (small_messages) mpi::set_count_limit(0);
 }
 TEST(SparseExchange, DeliversEveryItemToTheRanksWithItemsOnly) { check_sparse_exchange(false); }
 TEST(SparseExchange, PartsPastTheCallLimitTravelInPieces) { check_sparse_exchange(true); }
+TEST(SparseExchange, QueuedItemsToTheRanksWithItemsOnly) {
+  check_sparse_exchange(false, exchange::BucketLayout::queued);
+}
 
 // Through every N x M arrangement of the ranks, each rank gets exactly the items sent to it, and
 // talks only to its column and its row: N + M - 2 other ranks (the paper's N + M - 1 with itself).
@@ -109,9 +118,10 @@ TEST(OwnerBuckets, RelayedDeliversEveryItemThroughRowAndColumn) {
   for (int rows = 1; rows <= p; ++rows) {
     if (p % rows != 0) continue;
     const exchange::RelayGrid grid(world, {rows, p / rows});
-    exchange::OwnerBuckets<Item> buckets(p, 2, "test.items");
+    const auto layout = rows % 2 ? exchange::BucketLayout::per_rank : exchange::BucketLayout::queued;
+    exchange::OwnerBuckets<Item> buckets(p, 2, "test.items", layout);
     std::vector<Item> got;
-    for (int d = 0; d < p; ++d)
+    for (int d = p - 1; d >= 0; --d)
       for (int k = 0; k < me + d + 1; ++k) buckets.push(k % 2, d, Item{me, d, k});
     const mpi::TrafficSnapshot before = mpi::traffic().snapshot();
     buckets.exchange_relayed(world, grid, got, [](const Item& item) { return item.dest; });
