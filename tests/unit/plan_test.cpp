@@ -12,6 +12,7 @@
 #include "bfs/engine_choice.hpp"
 #include "bfs/registry.hpp"
 #include "core/error.hpp"
+#include "exchange/bucket_layout.hpp"
 #include "harness/memory_check.hpp"
 #include "harness/plan.hpp"
 #include "harness/resolve.hpp"
@@ -187,13 +188,20 @@ TEST(Plan, EveryPhaseCountsWhatIsHeldForEachRank) {
   const RunOptions settled = resolved_options(asked, {n, m, 65536});
   const BfsOptions& bfs = settled.bfs;
   both = settled.kernels;
-  const PhaseBytes one = estimate_phases(n, m, 65536, bfs, both, 1);
-  const PhaseBytes eight = estimate_phases(n, m, 65536, bfs, both, 8);
-  EXPECT_DOUBLE_EQ(eight.rank_tables - one.rank_tables, 65536.0 * 4 * 7 * 64);
+  // Per-rank buckets (threads x ranks up to 65,536): four sets of a line for each thread and rank.
+  const PhaseBytes one = estimate_phases(n, m, 4096, bfs, both, 1);
+  const PhaseBytes eight = estimate_phases(n, m, 4096, bfs, both, 8);
+  EXPECT_DOUBLE_EQ(eight.rank_tables - one.rank_tables, 4096.0 * 4 * 7 * 64);
   EXPECT_DOUBLE_EQ(eight.build - one.build, eight.rank_tables - one.rank_tables);
   EXPECT_DOUBLE_EQ(eight.bfs - one.bfs, eight.rank_tables - one.rank_tables);
   EXPECT_DOUBLE_EQ(eight.sssp - one.sssp, eight.rank_tables - one.rank_tables);
-  EXPECT_DOUBLE_EQ(estimate_phases(n, m, 131072, bfs, both, 1).rank_tables, 2 * one.rank_tables);
+  EXPECT_DOUBLE_EQ(estimate_phases(n, m, 8192, bfs, both, 1).rank_tables, 2 * one.rank_tables);
+  // Past that, queued items (exchange/owner_buckets.hpp): counts for each rank and a round's
+  // sorted copy, whatever the threads.
+  const PhaseBytes queued = estimate_phases(n, m, 65536, bfs, both, 8);
+  EXPECT_DOUBLE_EQ(queued.rank_tables, 65536.0 * 10 * 8 + exchange::queued_round_bytes(65536, 8));
+  EXPECT_DOUBLE_EQ(estimate_phases(n, m, 65536, bfs, both, 48).rank_tables, queued.rank_tables);
+  EXPECT_LT(queued.rank_tables, 65536.0 * 4 * 8 * 64);
 }
 
 // Kernels 1 and 2 named structure by structure: the parts sum to each phase, and the 2D engine
