@@ -28,10 +28,11 @@ inline bool queues_items(int num_ranks, int num_threads, BucketLayout layout = g
 inline double bytes_for_each_rank(int num_ranks, int num_threads) {
   return (queues_items(num_ranks, num_threads) ? 0.0 : 4.0 * num_threads * kCacheLine) + 10 * 8;
 }
-// Queued: beside a round's items, each one's destination and the round's sorted copy, about a
-// round of 2^19 items of up to 24 bytes with two 4-byte destinations each (exchange/rounds.hpp).
+// Queued: beside a round's items, each one's destination and the round's sorted copy, kept from
+// round to round: about a round of 2^19 items of up to 24 bytes with two 4-byte destinations each
+// (exchange/rounds.hpp), for two sets at once (the validation's routed scan sorts two).
 inline double queued_round_bytes(int num_ranks, int num_threads) {
-  return queues_items(num_ranks, num_threads) ? 32.0 * (1 << 19) : 0.0;
+  return queues_items(num_ranks, num_threads) ? 2 * 32.0 * (1 << 19) : 0.0;
 }
 
 }  // namespace g500::exchange
