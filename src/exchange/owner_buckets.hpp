@@ -65,11 +65,13 @@ template <class T>
 class OwnerBuckets {
  public:
   // `items_name` names the logical count of items sent (for the traffic counters).
-  // `layout`: the run's choice unless a test asks for one.
+  // `layout`: the run's choice unless a test asks for one. auto decides by the run's threads, not
+  // this exchange's, so that every exchange of a run takes the layout the JSON and the memory
+  // estimate name.
   OwnerBuckets(int num_ranks, int num_threads, const char* items_name, BucketLayout layout = g_bucket_layout)
       : num_ranks_(num_ranks),
         items_name_(items_name),
-        queued_(queues_items(num_ranks, num_threads, layout)),
+        queued_(queues_items(num_ranks, omp_get_max_threads(), layout)),
         buckets_(queued_ ? 0 : static_cast<std::size_t>(num_threads) * num_ranks),
         touched_(queued_ ? 0 : static_cast<std::size_t>(num_threads)),
         queues_(queued_ ? static_cast<std::size_t>(num_threads) : 0),
@@ -93,18 +95,14 @@ class OwnerBuckets {
       queue(thread, dest) = item;
       return;
     }
-    std::vector<T>& b = buckets_[static_cast<std::size_t>(thread) * num_ranks_ + dest].value;
-    if (b.empty()) touched_[thread].value.push_back(dest);
-    b.push_back(item);
+    first_touch(thread, dest).push_back(item);
   }
   // A new item for `dest`, made in place (a large item built aside and copied in stalls on its
   // own halves).
   T& add(int thread, int dest) {
     if (queued_) [[unlikely]]
       return queue(thread, dest);
-    std::vector<T>& b = buckets_[static_cast<std::size_t>(thread) * num_ranks_ + dest].value;
-    if (b.empty()) touched_[thread].value.push_back(dest);
-    return b.emplace_back();
+    return first_touch(thread, dest).emplace_back();
   }
 
   // Sends every item to its destination and empties the buckets; `received` gets what this rank
@@ -213,6 +211,15 @@ class OwnerBuckets {
 
   static std::int64_t bytes_of(std::size_t items) { return static_cast<std::int64_t>(items * sizeof(T)); }
 
+  std::vector<T>& bucket(int thread, int dest) {
+    return buckets_[static_cast<std::size_t>(thread) * num_ranks_ + dest].value;
+  }
+  // The bucket, its destination listed for the thread if the bucket was empty.
+  std::vector<T>& first_touch(int thread, int dest) {
+    std::vector<T>& b = bucket(thread, dest);
+    if (b.empty()) touched_[thread].value.push_back(dest);
+    return b;
+  }
   [[gnu::noinline]] T& queue(int thread, int dest) {
     Queue& q = queues_[thread].value;
     q.dests.push_back(static_cast<std::uint32_t>(dest));
@@ -256,7 +263,7 @@ class OwnerBuckets {
     }
   }
   void add_bucket_run(int t, int d) {
-    const std::vector<T>& b = buckets_[static_cast<std::size_t>(t) * num_ranks_ + d].value;
+    const std::vector<T>& b = bucket(t, d);
     if (!b.empty()) runs_.push_back({b.data(), static_cast<std::int64_t>(b.size()), 0, d, t});
   }
 
@@ -291,7 +298,7 @@ class OwnerBuckets {
     if (queued_) {
       for (auto& q : queues_) q.value.clear();
     } else {
-      for (const Run& r : runs_) buckets_[static_cast<std::size_t>(r.thread) * num_ranks_ + r.dest].value.clear();
+      for (const Run& r : runs_) bucket(r.thread, r.dest).clear();
     }
   }
 
