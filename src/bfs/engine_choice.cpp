@@ -8,7 +8,8 @@
 namespace g500 {
 
 const std::vector<std::string>& auto_engines() {
-  static const std::vector<std::string> engines = {"hybrid-1d", "hybrid-2d"};
+  // Never destroyed, as the engine table (bfs/registry.cpp).
+  static const std::vector<std::string>& engines = *new std::vector<std::string>{"hybrid-1d", "hybrid-2d"};
   return engines;
 }
 

@@ -12,7 +12,9 @@
 namespace g500 {
 
 const std::vector<EngineSpec>& engine_table() {
-  static const std::vector<EngineSpec> table = {
+  // Never destroyed: under SMPI's mmap privatization every simulated rank builds its own copy at
+  // the same address, and a destructor registered by each would free it once a rank at exit.
+  static const std::vector<EngineSpec>& table = *new std::vector<EngineSpec>{
       hybrid_1d_engine(),   top_down_1d_engine(), top_down_2d_engine(), hybrid_2d_engine(),
 #ifdef G500_HAVE_THRUST  // the GPU engines, built when Thrust was found
       sort_unique_engine(), gpu_hybrid_engine(),

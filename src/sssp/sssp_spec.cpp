@@ -122,7 +122,8 @@ const OptionGroupFor<SsspOptions> kSsspGroup = {"sssp", add_options, check_optio
 }  // namespace
 
 const SsspSpec& sssp_engine() {
-  static const SsspSpec spec = {
+  // Never destroyed, as the BFS engine table (bfs/registry.cpp).
+  static const SsspSpec& spec = *new SsspSpec{
       .name = "delta-stepping",
       .help =
           "distributed delta-stepping (Meyer and Sanders) on the 1D partition, with pruning, pull and bucket "
