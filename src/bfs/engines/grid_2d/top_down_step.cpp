@@ -197,10 +197,12 @@ StepCounts Grid2D<Column, Position>::fold(std::span<vertex_t> parents, LevelProf
   const local_t end = frontier_end();  // of the frontier's rows, or of its list
   plan_pieces(options_.exchange_round > 0 ? options_.exchange_round : exchange::kTopDownRound);
   const std::int64_t pieces = static_cast<std::int64_t>(piece_ends_.size());
+  // Exchange, not compute: the row's ranks meet here, so a rank waits in it for the others' expand.
+  const Timer agreeing;
   const std::int64_t rounds = row_comm_.allreduce<std::int64_t>(pieces, mpi::Op::max);
+  double waiting = agreeing.seconds();
   std::int64_t edges_sent = 0;
   std::int64_t bytes_sent = 0;
-  double waiting = 0;
   for (std::int64_t k = 0; k <= rounds; ++k) {
     if (k < rounds) {
       // Ranks with fewer pieces take part with nothing to send.
