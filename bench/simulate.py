@@ -9,6 +9,9 @@ platform's links.
   weak:      weak scaling, 2^--per-rank vertices a rank, for each configuration (engine and options)
              and rank count: simulated harmonic TEPS, mean search split into compute and
              communication, bytes between nodes per search, and the simulation's own wall time.
+  noise:     the lab's clock on fixed work (sim/burst_noise.cpp): every rank runs the same burst
+             between collectives; the mean burst against the mean of each level's slowest, which a
+             level waits for. On a cluster they would be equal; their ratio is the host's noise.
 
   bench/simulate.py calibrate --scales 18,20 --np 1,2 -o bench/results/scale_lab/calibration.json
   bench/simulate.py weak --platform fat_tree_ib --ranks 4,16,64,256 --per-rank 16 \\
@@ -19,6 +22,7 @@ platform's links.
   bench/simulate.py weak --ranks 64 --config c768 "--bfs top-down-1d --coalescing-size 768" ...
   bench/simulate.py weak --kernel sssp --ranks 16,64,256 --per-rank 14 --roots 4 \
       --config whole "--sssp-replicas whole" --config hubs "--sssp-replicas hubs" -o ...
+  bench/simulate.py noise --ranks 64,256,1024 --ranks-per-node 4 -o bench/results/scale_lab/noise.json
 
 A configuration is a name below (CONFIGS) or one given with --config LABEL "ARGS". --link-bw runs on
 a copy of the platform whose network links (not the nodes' loopback) have that bandwidth.
@@ -40,6 +44,7 @@ HERE = benchlib.HERE
 ROOT = benchlib.ROOT
 PLATFORMS = os.path.join(ROOT, "sim", "platforms")
 SMPI_BINARY = os.path.join(ROOT, "build-smpi", "g500-smpi")
+NOISE_BINARY = os.path.join(ROOT, "build-smpi", "burst-noise")
 REAL_BINARY = os.path.join(ROOT, "build", "g500")
 # Host speed: the platforms' cores run at 1Gf and smpirun is told this machine runs at 1Gf, so a
 # simulated core computes exactly as fast as this machine's core measured it.
@@ -275,6 +280,30 @@ def weak(a):
             "configs": {c: " ".join(a.config_args[c]) for c in a.configs}, "rows": rows}
 
 
+def noise(a):
+    """burst-noise at each rank count, with the lab's settings (and --smpi-cfg): one row each."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for ranks in a.ranks:
+            hosts = hostfile(ranks, a.ranks_per_node[0], tmp)
+            config = [c for c in SMPI_CONFIG if ranks > a.ranks_per_node[0] or "coll-selector" not in c] + \
+                ["--cfg=" + c for c in a.smpi_cfg]
+            cmd = ["smpirun", "-np", str(ranks), "-platform", platform_file(a.platform, None, tmp), "-hostfile",
+                   hosts] + config + [NOISE_BINARY, str(a.levels), str(a.passes)]
+            p = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="1"))
+            if p.returncode != 0:
+                raise SystemExit("failed: %s\n%s" % (" ".join(cmd), p.stderr[-3000:]))
+            row = json.loads(p.stdout.strip().splitlines()[-1])
+            row["slowest_over_mean"] = row["mean_slowest_burst"] / row["mean_burst"]
+            rows.append(row)
+            print("%5d ranks: mean burst %.1f us, a level's slowest %.1f us (%.2f times), p50 %.1f p99 %.1f max %.1f us" %
+                  (ranks, 1e6 * row["mean_burst"], 1e6 * row["mean_slowest_burst"], row["slowest_over_mean"],
+                   1e6 * row["p50"], 1e6 * row["p99"], 1e6 * row["max"]), flush=True)
+    return {"kind": "the lab's clock on fixed work (SIMULATED)", "platform": "sim/platforms/%s.xml" % a.platform,
+            "ranks_per_node": a.ranks_per_node[0], "levels": a.levels, "passes": a.passes,
+            "smpi_settings": SMPI_CONFIG + ["--cfg=" + c for c in a.smpi_cfg], "rows": rows}
+
+
 def plot(record, path):
     import matplotlib
     matplotlib.use("Agg")
@@ -328,7 +357,25 @@ def main():
                    help="add these rows to the --output record of an earlier run of the same platform and size")
     w.add_argument("--plot", action="store_true")
     w.add_argument("-o", "--output")
+    n = sub.add_parser("noise")
+    n.add_argument("--platform", default="fat_tree_ib")
+    n.add_argument("--ranks", type=lambda s: [int(x) for x in s.split(",")], default=[64, 256])
+    n.add_argument("--ranks-per-node", type=lambda s: [int(x) for x in s.split(",")], default=[4])
+    n.add_argument("--levels", type=int, default=50, help="bursts a rank, each followed by a barrier")
+    n.add_argument("--passes", type=int, default=20, help="passes over the rank's 32 KiB buffer a burst")
+    n.add_argument("--smpi-cfg", action="append", default=[], metavar="KEY:VALUE")
+    n.add_argument("-o", "--output")
     a = ap.parse_args()
+    if a.what == "noise":
+        if not os.path.exists(NOISE_BINARY):
+            raise SystemExit("no %s: build it first (make sim)" % benchlib.shown([NOISE_BINARY]))
+        record = noise(a)
+        record["command"] = "bench/simulate.py " + " ".join(sys.argv[1:])
+        record["date"] = time.strftime("%Y-%m-%d %H:%M")
+        if a.output:
+            with open(a.output, "w") as f:
+                json.dump(record, f, indent=1)
+        return
     for binary in ([SMPI_BINARY] + ([REAL_BINARY] if a.what == "calibrate" else [])):
         if not os.path.exists(binary):
             raise SystemExit("no %s: build it first (make sim%s)" % (benchlib.shown([binary]), ", make build" if "smpi" not in binary else ""))

@@ -62,6 +62,23 @@ class Simulated(unittest.TestCase):
             self.assertNotEqual(p.returncode, 0)
             self.assertIn("--sssp-exchange sparse does not run under SimGrid's SMPI", p.stdout + p.stderr)
 
+    def test_the_noise_probe_times_fixed_work(self):
+        # bench/simulate.py noise: the same burst on every rank, timed by the lab's clock.
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "noise.json")
+            p = subprocess.run([sys.executable, os.path.join(ROOT, "bench", "simulate.py"), "noise", "--ranks", "4,8",
+                                "--levels", "5", "-o", out], capture_output=True, text=True, timeout=300,
+                               env=dict(os.environ, OMP_NUM_THREADS="1"))
+            self.assertEqual(p.returncode, 0, p.stderr[-2000:])
+            with open(out) as f:
+                rows = json.load(f)["rows"]
+            self.assertEqual([r["ranks"] for r in rows], [4, 8])
+            for r in rows:
+                self.assertGreater(r["mean_burst"], 0)
+                self.assertGreaterEqual(r["mean_slowest_burst"], r["mean_burst"])
+                self.assertLessEqual(r["p50"], r["p99"])
+                self.assertLessEqual(r["p99"], r["max"])
+
     def test_the_simulated_clock_follows_the_links(self):
         # The same run on a platform whose links are 1000 times slower takes longer in simulated time.
         with tempfile.TemporaryDirectory() as tmp:
