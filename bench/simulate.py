@@ -289,7 +289,7 @@ def noise(a):
             config = [c for c in SMPI_CONFIG if ranks > a.ranks_per_node[0] or "coll-selector" not in c] + \
                 ["--cfg=" + c for c in a.smpi_cfg]
             cmd = ["smpirun", "-np", str(ranks), "-platform", platform_file(a.platform, None, tmp), "-hostfile",
-                   hosts] + config + [NOISE_BINARY, str(a.levels), str(a.passes)]
+                   hosts] + config + [NOISE_BINARY, str(a.levels), str(a.passes), str(a.buffer_kib)]
             p = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="1"))
             if p.returncode != 0:
                 raise SystemExit("failed: %s\n%s" % (" ".join(cmd), p.stderr[-3000:]))
@@ -300,7 +300,7 @@ def noise(a):
                   (ranks, 1e6 * row["mean_burst"], 1e6 * row["mean_slowest_burst"], row["slowest_over_mean"],
                    1e6 * row["p50"], 1e6 * row["p99"], 1e6 * row["max"]), flush=True)
     return {"kind": "the lab's clock on fixed work (SIMULATED)", "platform": "sim/platforms/%s.xml" % a.platform,
-            "ranks_per_node": a.ranks_per_node[0], "levels": a.levels, "passes": a.passes,
+            "ranks_per_node": a.ranks_per_node[0], "levels": a.levels, "passes": a.passes, "buffer_kib": a.buffer_kib,
             "smpi_settings": SMPI_CONFIG + ["--cfg=" + c for c in a.smpi_cfg], "rows": rows}
 
 
@@ -362,7 +362,9 @@ def main():
     n.add_argument("--ranks", type=lambda s: [int(x) for x in s.split(",")], default=[64, 256])
     n.add_argument("--ranks-per-node", type=lambda s: [int(x) for x in s.split(",")], default=[4])
     n.add_argument("--levels", type=int, default=50, help="bursts a rank, each followed by a barrier")
-    n.add_argument("--passes", type=int, default=20, help="passes over the rank's 32 KiB buffer a burst")
+    n.add_argument("--passes", type=int, default=20, help="passes over the rank's buffer a burst")
+    n.add_argument("--buffer-kib", type=int, default=32,
+                   help="a rank's buffer, a power of two: 32 stays in cache; past the caches each burst reads memory")
     n.add_argument("--smpi-cfg", action="append", default=[], metavar="KEY:VALUE")
     n.add_argument("-o", "--output")
     a = ap.parse_args()

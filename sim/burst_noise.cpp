@@ -4,6 +4,11 @@
 // rank's burst would take the same time; here the spread across ranks is the simulating host's,
 // and a level waits for its slowest rank. bench/simulate.py noise runs it (docs/scale.md).
 //
+// With a buffer larger than the caches (the third argument, in KiB, a power of two), the burst reads
+// one double a cache line in a scrambled order, as a rank's random reads of its graph do: then it
+// also measures what the host's memory and page walks charge a rank, which grow with the ranks'
+// memory together.
+//
 // A tool of the lab, not of g500: it calls MPI directly, with nothing of g500's to route through.
 // Prints one JSON object on rank 0: the mean burst, the mean over levels of the slowest rank's
 // burst, and the bursts' percentiles, all in seconds of simulated time.
@@ -21,13 +26,16 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const int levels = argc > 1 ? std::atoi(argv[1]) : 50;
   const int passes = argc > 2 ? std::atoi(argv[2]) : 20;
-  std::vector<double> buffer(4096, 1.0);  // 32 KiB: the work's data stays in the core's cache
+  const std::size_t kib = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 32;
+  std::vector<double> buffer(kib * 1024 / sizeof(double), 1.0);
+  const std::size_t lines = buffer.size() / 8, mask = lines - 1;  // 8 doubles a 64-byte line
   std::vector<double> mine;
   double checksum = 0;
   for (int level = 0; level <= levels; ++level) {  // level 0 warms up and is not kept
     const double start = MPI_Wtime();
     for (int p = 0; p < passes; ++p)
-      for (double& x : buffer) checksum += x * p;
+      for (std::size_t i = 0; i < lines; ++i)
+        checksum += buffer[((i * 40503) & mask) * 8] * p;  // odd stride: every line
     const double burst = MPI_Wtime() - start;
     MPI_Barrier(MPI_COMM_WORLD);
     if (level > 0) mine.push_back(burst);
