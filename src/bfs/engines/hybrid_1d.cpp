@@ -135,12 +135,15 @@ StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
   }
   plan_pieces(options_.exchange_round > 0 ? options_.exchange_round : exchange::kTopDownRound);
   const bool with_hubs = hubs_.count() > 0;
+  // Collectives are exchange time, not compute: a rank waits in them for slower ranks.
+  const Timer agreeing;
   if (with_hubs && hubs_stale_) {
     hubs_.refresh(comm_, part_, [&](vertex_t h) { return visited_.test(part_.to_local(h)); });
     hubs_stale_ = false;
   }
   std::int64_t hub_edges = 0;
   const std::int64_t rounds = comm_.allreduce<std::int64_t>(piece_ends_.size(), mpi::Op::max);
+  exchange_seconds_ += agreeing.seconds();
   for (std::int64_t r = 0; r < rounds; ++r) {
     // Ranks with fewer pieces take part in the remaining exchanges with nothing to send.
     const std::int64_t n_pieces = static_cast<std::int64_t>(piece_ends_.size()), done = queue_.size();
@@ -159,9 +162,11 @@ StepCounts Hybrid1D<Column>::top_down_step(std::span<vertex_t> parents) {
   }
   if (with_hubs) {
     mpi::traffic().add_logical("top_down.hub_edges_kept_local", hub_edges);
+    const Timer settling;
     hubs_.settle(comm_, [&](vertex_t hub, vertex_t parent) {
       if (part_.owns(hub)) claim(part_.to_local(hub), parent, parents, total, thread_next_.front().value);
     });
+    exchange_seconds_ += settling.seconds();
   }
   if (ordered_) write_waiting_parents(parents);
   queue_.clear();
