@@ -261,6 +261,11 @@ def weak(a):
                     r = simulate(a.platform, ranks, per_node, scale, a.config_args[config], a.roots, validate, tmp,
                                  a.link_bw, a.kernel, a.smpi_cfg)
                     r["config"] = config
+                    if a.noise_probe and os.path.exists(NOISE_BINARY):
+                        # The host's tail at this run's memory: each rank reads a buffer of about its
+                        # share of the simulating process's peak (a power of two), once a burst.
+                        kib = 2 ** max(5, round(math.log2(max(1.0, r["simulating_process_peak_bytes_per_rank"] / 1024))))
+                        r["host_noise"] = probe_noise(a.platform, ranks, per_node, 10, 1, kib, a.smpi_cfg, tmp)
                     rows.append(r)
                     split = "" if r["compute"] is None else " (compute %.3g, comm %.3g)" % (
                         1e3 * r["compute"], 1e3 * r["communication"])
@@ -273,6 +278,9 @@ def weak(a):
                           (a.platform, config, ranks, per_node, scale, r["harmonic_mean_TEPS"], 1e3 * r["mean_time"],
                            split, r["bytes_between_nodes_per_search"] / 1e6,
                            ", validated" if validate else "", r["simulation_wall_seconds"]), flush=True)
+                    if "host_noise" in r:
+                        print("    the host's clock on fixed work at this memory (%d KiB a rank): %s" %
+                              (r["host_noise"]["buffer_kib"], noise_line(r["host_noise"])), flush=True)
     return {"kind": "weak scaling (SIMULATED)", "kernel": a.kernel, "platform": "sim/platforms/%s.xml" % a.platform,
             "link_bandwidth": a.link_bw or "as the platform", "ranks_per_node": a.ranks_per_node,
             "smpi_settings_added": a.smpi_cfg,
@@ -280,25 +288,36 @@ def weak(a):
             "configs": {c: " ".join(a.config_args[c]) for c in a.configs}, "rows": rows}
 
 
+def probe_noise(platform, ranks, per_node, levels, passes, buffer_kib, smpi_cfg, folder):
+    """One run of burst-noise (sim/burst_noise.cpp) with the lab's settings: its JSON row, with the
+    slowest burst of a level over the mean burst."""
+    hosts = hostfile(ranks, per_node, folder)
+    config = [c for c in SMPI_CONFIG if ranks > per_node or "coll-selector" not in c] + ["--cfg=" + c for c in smpi_cfg]
+    cmd = ["smpirun", "-np", str(ranks), "-platform", platform_file(platform, None, folder), "-hostfile", hosts] + \
+        config + [NOISE_BINARY, str(levels), str(passes), str(buffer_kib)]
+    p = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="1"))
+    if p.returncode != 0:
+        raise SystemExit("failed: %s\n%s" % (" ".join(cmd), p.stderr[-3000:]))
+    row = json.loads(p.stdout.strip().splitlines()[-1])
+    row["buffer_kib"] = buffer_kib
+    row["slowest_over_mean"] = row["mean_slowest_burst"] / row["mean_burst"]
+    return row
+
+
+def noise_line(row):
+    return "mean burst %.1f us, a level's slowest %.1f us (%.2f times), p50 %.1f p99 %.1f max %.1f us" % (
+        1e6 * row["mean_burst"], 1e6 * row["mean_slowest_burst"], row["slowest_over_mean"], 1e6 * row["p50"],
+        1e6 * row["p99"], 1e6 * row["max"])
+
+
 def noise(a):
     """burst-noise at each rank count, with the lab's settings (and --smpi-cfg): one row each."""
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for ranks in a.ranks:
-            hosts = hostfile(ranks, a.ranks_per_node[0], tmp)
-            config = [c for c in SMPI_CONFIG if ranks > a.ranks_per_node[0] or "coll-selector" not in c] + \
-                ["--cfg=" + c for c in a.smpi_cfg]
-            cmd = ["smpirun", "-np", str(ranks), "-platform", platform_file(a.platform, None, tmp), "-hostfile",
-                   hosts] + config + [NOISE_BINARY, str(a.levels), str(a.passes), str(a.buffer_kib)]
-            p = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="1"))
-            if p.returncode != 0:
-                raise SystemExit("failed: %s\n%s" % (" ".join(cmd), p.stderr[-3000:]))
-            row = json.loads(p.stdout.strip().splitlines()[-1])
-            row["slowest_over_mean"] = row["mean_slowest_burst"] / row["mean_burst"]
+            row = probe_noise(a.platform, ranks, a.ranks_per_node[0], a.levels, a.passes, a.buffer_kib, a.smpi_cfg, tmp)
             rows.append(row)
-            print("%5d ranks: mean burst %.1f us, a level's slowest %.1f us (%.2f times), p50 %.1f p99 %.1f max %.1f us" %
-                  (ranks, 1e6 * row["mean_burst"], 1e6 * row["mean_slowest_burst"], row["slowest_over_mean"],
-                   1e6 * row["p50"], 1e6 * row["p99"], 1e6 * row["max"]), flush=True)
+            print("%5d ranks: %s" % (ranks, noise_line(row)), flush=True)
     return {"kind": "the lab's clock on fixed work (SIMULATED)", "platform": "sim/platforms/%s.xml" % a.platform,
             "ranks_per_node": a.ranks_per_node[0], "levels": a.levels, "passes": a.passes, "buffer_kib": a.buffer_kib,
             "smpi_settings": SMPI_CONFIG + ["--cfg=" + c for c in a.smpi_cfg], "rows": rows}
@@ -352,6 +371,9 @@ def main():
                    help="time kernel 2 (BFS) or kernel 3 (SSSP, run as --kernels sssp)")
     w.add_argument("--smpi-cfg", action="append", default=[], metavar="KEY:VALUE",
                    help="another SimGrid setting for smpirun, e.g. smpi/alltoallv:pair (recorded in each command)")
+    w.add_argument("--noise-probe", action=argparse.BooleanOptionalAction, default=True,
+                   help="after each row, burst-noise at its ranks and memory: how much of a level's slowest rank "
+                        "is the host's (docs/scale.md, the lab's clock)")
     w.add_argument("--validate-up-to", type=int, default=16, help="validate every search up to this many ranks")
     w.add_argument("--append", action="store_true",
                    help="add these rows to the --output record of an earlier run of the same platform and size")
