@@ -133,8 +133,10 @@ class BitReader {
     const std::uint64_t gap_bits = q + 1 + static_cast<std::uint64_t>(k);
     if (gap_bits > kQuickBits) return false;
     low = (p >> (q + 1)) & ((word_t{1} << k) - 1);
-    parent = peek(pos_ + gap_bits) & ((word_t{1} << bits) - 1);
-    pos_ += gap_bits + static_cast<std::uint64_t>(bits);
+    const std::uint64_t all_bits = gap_bits + static_cast<std::uint64_t>(bits);
+    // The parent from the same read where it fits in it (most vertices), else from its own.
+    parent = (all_bits <= kQuickBits ? p >> gap_bits : peek(pos_ + gap_bits)) & ((word_t{1} << bits) - 1);
+    pos_ += all_bits;
     return true;
   }
 
