@@ -37,6 +37,19 @@
 
 namespace g500::bottom_up {
 
+// A row fetched for a later search: a span's view without its zeroing constructor, so that a
+// scan's two words of them (rows by bit) cost nothing to declare; only the bits fetched are read.
+template <class Entry>
+struct RowView {
+  RowView() = default;
+  RowView(std::span<const Entry> row) : first(row.data()), last(row.data() + row.size()) {}  // implicit: as a span
+  RowView(const Entry* begin, const Entry* end) : first(begin), last(end) {}
+  const Entry* data() const { return first; }
+  std::size_t size() const { return static_cast<std::size_t>(last - first); }
+  const Entry* first;
+  const Entry* last;
+};
+
 // Of word w's vertices in `rest`, those with entries past the first: their rows are fetched now,
 // kept in `rows` by bit, and searched in the next iteration. Rows of one entry have nothing more
 // to search.
@@ -98,7 +111,7 @@ constexpr bool skips_empty_words() {
 // the end, and a word whose vertices all hit their first entries fetches no rows.
 template <class Block>
 void scan(Block& block, std::int64_t first, std::int64_t last) {
-  using Row = std::span<const typename Block::Entry>;
+  using Row = RowView<typename Block::Entry>;
   Row rows[2][kWordBits];  // the rows fetched for word w (rows[w & 1]) and for word w - 1
   word_t rows_due = 0;     // vertices of word w - 1 whose rows are to search
   std::int64_t tries = 0, examined = 0;
