@@ -263,8 +263,8 @@ def weak(a):
                     r["config"] = config
                     if a.noise_probe and os.path.exists(NOISE_BINARY):
                         # The host's tail at this run's memory: each rank reads a buffer of about its
-                        # share of the simulating process's peak (a power of two), once a burst.
-                        kib = 2 ** max(5, round(math.log2(max(1.0, r["simulating_process_peak_bytes_per_rank"] / 1024))))
+                        # share of the simulating process's peak (the power of two at or below it), once a burst.
+                        kib = 2 ** max(5, math.floor(math.log2(max(1.0, r["simulating_process_peak_bytes_per_rank"] / 1024))))
                         r["host_noise"] = probe_noise(a.platform, ranks, per_node, 10, 1, kib, a.smpi_cfg, tmp)
                     rows.append(r)
                     split = "" if r["compute"] is None else " (compute %.3g, comm %.3g)" % (
