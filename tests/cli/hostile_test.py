@@ -317,7 +317,9 @@ class OneRanksError(unittest.TestCase):
             cases = [("binary cut to 50%", edges, cut(edges, 0.5), "it is shorter now"),
                      ("binary cut to 99%", edges, cut(edges, 0.99), "it is shorter now"),
                      ("binary garbage over its end", edges, garbage(edges), "changed while it was being read"),
-                     ("text cut to 50%", text, cut(text, 0.5), "changed while it was being read")]
+                     # A text file's cut shows either as tuples that ended early or as the file's
+                     # size, whichever a rank meets first: both say what happened, in one line.
+                     ("text cut to 50%", text, cut(text, 0.5), ("changed while it was being read", "it is shorter now"))]
             for name, path, spoil, expect in cases:
                 for extra in ([], ["--output", os.path.join(tmp, "trees.txt")]):
                     with self.subTest(case=name, output=bool(extra)):
@@ -327,7 +329,8 @@ class OneRanksError(unittest.TestCase):
                         self.assertNotEqual(rc, 0)
                         ours = [line for line in err.splitlines() if line.startswith("g500: error:")]
                         self.assertTrue(ours, err[-2000:])
-                        self.assertIn(expect, ours[0])
+                        expected = expect if isinstance(expect, tuple) else (expect,)
+                        self.assertTrue(any(e in ours[0] for e in expected), ours[0])
                         self.assertEqual([f for f in os.listdir(tmp) if "g500-partial" in f], [])
 
     def test_inputs_that_are_no_regular_files_are_refused(self):
