@@ -312,6 +312,8 @@ def noise_line(row):
 
 def noise(a):
     """burst-noise at each rank count, with the lab's settings (and --smpi-cfg): one row each."""
+    if a.levels < 1 or a.passes < 1 or a.buffer_kib < 1 or a.buffer_kib & (a.buffer_kib - 1):
+        raise SystemExit("noise: --levels and --passes at least 1, --buffer-kib a power of two")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for ranks in a.ranks:

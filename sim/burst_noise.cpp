@@ -27,6 +27,10 @@ int main(int argc, char** argv) {
   const int levels = argc > 1 ? std::atoi(argv[1]) : 50;
   const int passes = argc > 2 ? std::atoi(argv[2]) : 20;
   const std::size_t kib = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 32;
+  if (levels < 1 || passes < 1 || kib == 0 || (kib & (kib - 1)) != 0) {
+    if (rank == 0) std::fprintf(stderr, "burst-noise: LEVELS and PASSES at least 1, KIB a power of two\n");
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
   std::vector<double> buffer(kib * 1024 / sizeof(double), 1.0);
   const std::size_t lines = buffer.size() / 8, mask = lines - 1;  // 8 doubles a 64-byte line
   std::vector<double> mine;
