@@ -71,7 +71,7 @@ ResolvedRun resolve(const RunOptions& asked, const ProblemSize& size, const std:
   o.bfs.ids = settle_ids(asked.bfs.ids, static_cast<std::int64_t>(size.vertices));
   o.kernels.sssp_options.ids = o.bfs.ids;  // one --ids for both kernels' graphs
   o.bfs.grid.positions = settle_grid_positions(o.bfs, size);
-  o.kernels.sssp_options.replicas = settle_replicas(asked.kernels.sssp_options.replicas, size.vertices);
+  o.kernels.sssp_options.replicas = settle_replicas(asked.kernels.sssp_options.replicas, size.vertices, size.ranks);
   o.kernels.sssp_options.exchange = settle_sssp_exchange(asked.kernels.sssp_options.exchange, size.ranks);
   o.bfs.engine = settle_engine(o, size, fits, r.rule_engine);
   o.kernels.validation_batch = settle_batch(o, size, fits, r.batch_asked);

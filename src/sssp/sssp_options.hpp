@@ -40,10 +40,14 @@ enum class WholeRows { automatic, on, off };
 // vertices its own rows reach, told by their owners as they settle (pruning toward any of them,
 // pulling from them): O(N) work and bytes a search on every rank, O(1) bytes but more messages,
 // or O(min(N, M/P)) (4 bytes more an entry). Automatic: whole while its N/8 bytes are at most
-// kWholeReplicaBytes, else hubs. Ghosts only when told: in the scale lab they sent fewer bytes
-// than whole but searched slower, and they cost more instructions a search (docs/scale.md).
+// kWholeReplicaBytes and the ranks are fewer than kHubsFromRanks, else hubs. A rank's work for the
+// whole form grows with N, so with P at a fixed share: from about 256 ranks hubs cost fewer
+// instructions a search, and in the scale lab they sent 0.19 of whole's bytes and searched as
+// fast (docs/scale.md). Ghosts only when told: in the scale lab they sent fewer bytes than whole
+// but searched slower, and they cost more instructions a search.
 enum class Replicas { automatic, whole, hubs, ghosts };
 inline constexpr double kWholeReplicaBytes = double(std::int64_t{64} << 20);
+inline constexpr int kHubsFromRanks = 256;
 
 // How a round's relaxations reach their owners: one MPI_Alltoallv after an alltoall of the counts
 // (every rank learns every count: O(P) a round on every rank, in g500 and in MPI), or the sparse
@@ -83,11 +87,11 @@ struct SsspOptions {
   IdWidth ids = IdWidth::automatic;
 };
 
-// --sssp-replicas made concrete for a graph of `vertices` (harness/resolve.hpp settles it once a
-// run), as Replicas says.
-inline Replicas settle_replicas(Replicas asked, double vertices) {
+// --sssp-replicas made concrete for a graph of `vertices` on `ranks` ranks (harness/resolve.hpp
+// settles it once a run), as Replicas says.
+inline Replicas settle_replicas(Replicas asked, double vertices, int ranks) {
   if (asked != Replicas::automatic) return asked;
-  return vertices / 8 <= kWholeReplicaBytes ? Replicas::whole : Replicas::hubs;
+  return vertices / 8 <= kWholeReplicaBytes && ranks < kHubsFromRanks ? Replicas::whole : Replicas::hubs;
 }
 
 // --sssp-exchange made concrete for `ranks` ranks (harness/resolve.hpp settles it once a run).

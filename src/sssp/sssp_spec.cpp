@@ -77,13 +77,14 @@ void add_options(CLI::App& app, SsspOptions& o) {
       ->transform(on_off())
       ->default_str("on")
       ->group(group);
-  app.add_option("--sssp-replicas", o.replicas,
-                 "SSSP: what every rank keeps of the finished vertices: whole (a bit for every vertex, N/8 bytes: "
-                 "pruning toward any of them, and pulling from a copy of each bucket), hubs (bits for at most 2^16 "
-                 "highest-degree vertices, O(N/P) a rank: pruning toward them, pulls asking the owners), ghosts (the "
-                 "distances of the vertices its rows reach, told by their owners as they settle, 4 bytes more an "
-                 "entry: pruning toward any of them, pulling from them), or auto: whole while N/8 is at most 64 MiB, "
-                 "else hubs")
+  app.add_option(
+         "--sssp-replicas", o.replicas,
+         "SSSP: what every rank keeps of the finished vertices: whole (a bit for every vertex, N/8 bytes: "
+         "pruning toward any of them, and pulling from a copy of each bucket), hubs (bits for at most 2^16 "
+         "highest-degree vertices, O(N/P) a rank: pruning toward them, pulls asking the owners), ghosts (the "
+         "distances of the vertices its rows reach, told by their owners as they settle, 4 bytes more an "
+         "entry: pruning toward any of them, pulling from them), or auto: whole while N/8 is at most 64 MiB and the "
+         "ranks are fewer than 256, else hubs")
       ->transform(choice(kReplicas))
       ->default_str("auto")
       ->group(group);

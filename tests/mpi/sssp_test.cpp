@@ -22,7 +22,7 @@ namespace {
 
 // Options as a run settles them for the partition's graph (harness/resolve.hpp).
 SsspOptions settled(SsspOptions options, const Partition1D& part) {
-  options.replicas = settle_replicas(options.replicas, static_cast<double>(part.num_vertices()));
+  options.replicas = settle_replicas(options.replicas, static_cast<double>(part.num_vertices()), part.num_ranks());
   return options;
 }
 

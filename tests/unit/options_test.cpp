@@ -222,6 +222,15 @@ TEST(Resolve, SettlesEveryOpenChoiceOnce) {
   EXPECT_EQ(huge.bfs.ids, IdWidth::bits64);
   EXPECT_EQ(huge.kernels.sssp_options.replicas, Replicas::hubs);
   EXPECT_EQ(huge.bfs.engine, "hybrid-2d");
+  // From kHubsFromRanks ranks kernel 3 keeps hubs at any size (a rank's whole form grows with N);
+  // asked for whole, it keeps whole.
+  const ProblemSize many{1 << 20, 16 << 20, kHubsFromRanks};
+  EXPECT_EQ(resolved_options(asked, {1 << 20, 16 << 20, kHubsFromRanks - 1}).kernels.sssp_options.replicas,
+            Replicas::whole);
+  EXPECT_EQ(resolved_options(asked, many).kernels.sssp_options.replicas, Replicas::hubs);
+  EXPECT_EQ(resolved_options(parse({"--kernels", "bfs,sssp", "--sssp-replicas", "whole"}).run, many)
+                .kernels.sssp_options.replicas,
+            Replicas::whole);
   // No larger a batch than the searches drawn, one a tree when trees are written, and no more than fits.
   EXPECT_EQ(resolved_options(parse({"--roots", "3"}).run, small).kernels.validation_batch, 3);
   EXPECT_EQ(resolved_options(parse({"--output", "trees.txt"}).run, small).kernels.validation_batch, 1);
