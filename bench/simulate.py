@@ -164,6 +164,14 @@ def run_measured(cmd, folder):
     return p.returncode, stderr, wall, usage.ru_maxrss * 1024
 
 
+def smpi_config(ranks, per_node, smpi_cfg):
+    """The lab's settings for `ranks` ranks, `per_node` a node, and the --smpi-cfg ones added."""
+    # SMPI 3.32's ompi selector fails when every rank is on one node (1 rank: "Actor pid=-1 is
+    # gone??"; 2 ranks: a floating point exception), so one-node runs (the calibration's) use SMPI's
+    # own collectives: between 2 ranks every algorithm is the same exchange.
+    return [c for c in SMPI_CONFIG if ranks > per_node or "coll-selector" not in c] + ["--cfg=" + c for c in smpi_cfg]
+
+
 def simulate(platform, ranks, per_node, scale, args, roots, validate, folder, link_bw=None, kernel="bfs",
              smpi_cfg=()):
     out = os.path.join(folder, "r.json")
@@ -173,11 +181,7 @@ def simulate(platform, ranks, per_node, scale, args, roots, validate, folder, li
         (["--kernels", "sssp"] if kernel == "sssp" else []) + args
     if not validate:
         g500.append("--skip-validation")
-    # SMPI 3.32's ompi selector fails when every rank is on one node (1 rank: "Actor pid=-1 is
-    # gone??"; 2 ranks: a floating point exception), so one-node runs (the calibration's) use SMPI's
-    # own collectives: between 2 ranks every algorithm is the same exchange.
-    config = [c for c in SMPI_CONFIG if ranks > per_node or "coll-selector" not in c] + \
-        ["--cfg=" + c for c in smpi_cfg]
+    config = smpi_config(ranks, per_node, smpi_cfg)
     cmd = ["smpirun", "-np", str(ranks), "-platform", platform_xml, "-hostfile", hosts] + \
         config + [SMPI_BINARY] + g500
     returncode, stderr, wall, peak = run_measured(cmd, folder)
@@ -292,7 +296,7 @@ def probe_noise(platform, ranks, per_node, levels, passes, buffer_kib, smpi_cfg,
     """One run of burst-noise (sim/burst_noise.cpp) with the lab's settings: its JSON row, with the
     slowest burst of a level over the mean burst."""
     hosts = hostfile(ranks, per_node, folder)
-    config = [c for c in SMPI_CONFIG if ranks > per_node or "coll-selector" not in c] + ["--cfg=" + c for c in smpi_cfg]
+    config = smpi_config(ranks, per_node, smpi_cfg)
     cmd = ["smpirun", "-np", str(ranks), "-platform", platform_file(platform, None, folder), "-hostfile", hosts] + \
         config + [NOISE_BINARY, str(levels), str(passes), str(buffer_kib)]
     p = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="1"))
@@ -392,17 +396,8 @@ def main():
     n.add_argument("--smpi-cfg", action="append", default=[], metavar="KEY:VALUE")
     n.add_argument("-o", "--output")
     a = ap.parse_args()
-    if a.what == "noise":
-        if not os.path.exists(NOISE_BINARY):
-            raise SystemExit("no %s: build it first (make sim)" % benchlib.shown([NOISE_BINARY]))
-        record = noise(a)
-        record["command"] = "bench/simulate.py " + " ".join(sys.argv[1:])
-        record["date"] = time.strftime("%Y-%m-%d %H:%M")
-        if a.output:
-            with open(a.output, "w") as f:
-                json.dump(record, f, indent=1)
-        return
-    for binary in ([SMPI_BINARY] + ([REAL_BINARY] if a.what == "calibrate" else [])):
+    needed = [NOISE_BINARY] if a.what == "noise" else [SMPI_BINARY] + ([REAL_BINARY] if a.what == "calibrate" else [])
+    for binary in needed:
         if not os.path.exists(binary):
             raise SystemExit("no %s: build it first (make sim%s)" % (benchlib.shown([binary]), ", make build" if "smpi" not in binary else ""))
     if a.what == "weak":
@@ -416,7 +411,7 @@ def main():
         if not a.configs:
             a.configs = ["hybrid-1d", "hybrid-2d", "top-down-2d"]
             a.config_args = {c: CONFIGS[c] for c in a.configs}
-    record = calibrate(a) if a.what == "calibrate" else weak(a)
+    record = {"calibrate": calibrate, "noise": noise, "weak": weak}[a.what](a)
     record["command"] = "bench/simulate.py " + " ".join(sys.argv[1:])
     record["date"] = time.strftime("%Y-%m-%d %H:%M")
     if a.what == "weak" and a.append and a.output and os.path.exists(a.output):
